@@ -62,11 +62,11 @@ class Owned:
         knows, as ``lh memory unassigned`` does (two projects of one name get it listed, shown in
         neither until assigned). why the key first: ``~/work/api`` and ``~/clients/x/api`` share the
         name, and consolidating one deprecated the other's learnings."""
+        key = meta.get("project_folder")
+        if isinstance(key, str) and key:  # why first: an adopt line takes only a learning without a key
+            return key in self.keys
         if meta.get("id") in self.adopted:
             return True
-        key = meta.get("project_folder")
-        if isinstance(key, str) and key:
-            return key in self.keys
         if meta.get("origin") != name:
             return False
         taken, by_name, folders = self.keyless()
@@ -139,18 +139,80 @@ def salvage(text: str) -> dict | None:
 
 
 def owned(memory_dir: str) -> Owned:
-    """The keys (the folder's own name and its aliases) and adopted ids of ``memory_dir``."""
+    """The keys (the folder's own name and the aliases that count: :func:`counted`) and adopted ids of
+    ``memory_dir``."""
     own = os.path.basename(memory_dir.rstrip(os.sep))
     recs = records(memory_dir)
-    keys = frozenset([own] + [r["folder"] for r in recs if r["op"] == ALIAS])
+    named = list(dict.fromkeys(r["folder"] for r in recs if r["op"] == ALIAS and r["folder"] != own))
+    keys = frozenset([own] + counted(own, named))
     return Owned(keys, frozenset(r["id"] for r in recs if r["op"] == ADOPT), memory_dir)
 
 
+def counted(own: str, named: list[str]) -> list[str]:
+    """The keys of ``named`` (aliases in the folder of key ``own``) that count as its own: those this
+    machine wrote (:func:`consented`: a migration here, ``lh memory adopt``, ``--force`` too), and those
+    no other project live on this machine holds (another machine's earlier key: what a synced alias is
+    for). why: any clone of the sync remote can append a line; one naming the key of a live project
+    here brought that project's memory into this one's sessions, without the person's consent (ADR
+    0035). Costs nothing without aliases, one small read with them, the worker's key records only for
+    one this machine did not write."""
+    if not named:
+        return []
+    mine = consented(own)
+    others = [k for k in named if k not in mine]
+    live = _live_keys(others) if others else set()
+    return [k for k in named if k in mine or k not in live]
+
+
+def consent_file(own: str) -> str:
+    """The aliases this machine wrote for the memory folder of key ``own``, one key a line: machine-local
+    (``<queue>/state/aliases/<key>``), never synced."""
+    from lazy_harness import paths
+
+    return os.path.join(paths.state_dir(), "aliases", own)
+
+
+def consented(own: str) -> set[str]:
+    try:
+        with open(consent_file(own), encoding="utf-8", errors="replace") as fh:
+            return {line.strip() for line in fh.read(1 << 20).split("\n") if line.strip()}
+    except OSError:
+        return set()
+
+
+def _live_keys(keys: list[str]) -> set[str]:
+    """The keys of ``keys`` that a project live on this machine is written under today: the worker's
+    record of its last key names it, its root exists and is keyed by it (``last_key``)."""
+    from lazy_harness import paths
+    from lazy_harness.memory import last_key
+
+    wanted, out = set(keys), set()
+    for name in last_key.key_files(None):
+        key, root = last_key.read(name)
+        if key in wanted and key not in out and root is not None and os.path.isdir(root) \
+                and paths.memory_key(root) == key:
+            out.add(key)
+    return out
+
+
+def _consent(own: str, value: str) -> None:
+    """Note that this machine wrote the alias ``value`` in the folder of key ``own`` (:func:`counted`)."""
+    from lazy_harness.atomic import append_line, ensure_dir
+
+    if value in consented(own):
+        return
+    path = consent_file(own)
+    ensure_dir(os.path.dirname(path))
+    append_line(path, value, heal=True)
+
+
 def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: bool = False,
-           project: str | None = None) -> bool:
+           project: str | None = None, consent: bool = True) -> bool:
     """Add one record unless the folder has it already; True when written. ``locked``: the caller
     holds the folder lock (a second one in this process would wait for ever). ``project``: the name
-    of the project writing it, kept in the record (``written_by``)."""
+    of the project writing it, kept in the record (``written_by``). ``consent``: an alias this machine
+    decided on (:func:`counted`), noted also when a round brought the same line first; :func:`carry`
+    passes on only what the earlier folder had."""
     if op not in FIELD or not value or "\n" in value:
         raise ValueError(f"not an {FILE} record: {op} {value!r}")
     from lazy_harness.atomic import append_line, ensure_dir
@@ -160,6 +222,8 @@ def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: b
     ensure_dir(memory_dir)
 
     def add() -> bool:
+        if op == ALIAS and consent:
+            _consent(os.path.basename(memory_dir.rstrip(os.sep)), value)
         if any(r["op"] == op and r[FIELD[op]] == value for r in records(memory_dir)):
             return False
         rec = {"op": op, FIELD[op]: value, "why": why, "ts": stamp(now)}
@@ -179,12 +243,14 @@ def carry(old_dir: str, memory_dir: str, now: float, project: str | None = None,
     """What the earlier folder ``old_dir`` owned (its aliases and adopted learnings), this one owns
     now: each of its records written here unless here already (a rerun adds nothing). Log lines."""
     old_key, own = os.path.basename(old_dir.rstrip(os.sep)), os.path.basename(memory_dir.rstrip(os.sep))
+    mine = consented(old_key)
     out = []
     for rec in records(old_dir):
         value = rec[FIELD[rec["op"]]]
         if rec["op"] == ALIAS and value == own:
             continue  # why: the origin changed back: this folder's own key needs no alias
-        if record(memory_dir, rec["op"], value, f"from {old_key}", now, locked=locked, project=project):
+        if record(memory_dir, rec["op"], value, f"from {old_key}", now, locked=locked, project=project,
+                  consent=value in mine):
             out.append(f"{rec['op']} {value} carried over from {old_key}")
     return out
 

@@ -1,0 +1,77 @@
+"""An ``alias`` line makes the learnings written under another memory key this project's own. One that
+arrived by sync (any clone of the remote can append it) and names the key of another project live on
+this machine would bring that project's memory into this one's sessions without the person's consent.
+So an alias counts when this machine wrote it (a migration, ``lh memory adopt``, ``--force`` too), or
+when no other live project here holds the key it names (another machine's earlier key: what synced
+aliases are for). An ``adopt`` line adopts only a learning written before keys were recorded."""
+
+import json
+import os
+
+from lazy_harness import paths
+from lazy_harness.memory import aliases, last_key
+from tests.cli.lhrun import invoke
+from tests.memory.test_follows_project import learning, start, write_as_session
+from tests.support import memory_samples as ms
+
+REFUND = "Billing refunds go through the finance-approvals queue"
+
+
+def _synced_line(mdir: str, rec: dict) -> None:
+    """A line as a round's merge leaves it: appended by another clone, nothing recorded on this machine."""
+    os.makedirs(mdir, exist_ok=True)
+    with open(os.path.join(mdir, aliases.FILE), "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(rec) + "\n")
+
+
+def _two_projects(tmp_path) -> tuple[str, str, str]:
+    """(app's root, billing's root, billing's key): billing, live here, wrote a project-only learning."""
+    app = ms.make_project(tmp_path / "w", "app")
+    write_as_session(app, {"decisions": [{"summary": "App renders with htmx"}]})
+    last_key.remember_key(app, paths.memory_dir(app))
+    billing = ms.make_project(tmp_path / "w", "billing")
+    write_as_session(billing, {"learnings": [learning(REFUND)]}, session="b-1")
+    last_key.remember_key(billing, paths.memory_dir(billing))  # as the worker keeps it after each task
+    return app, billing, os.path.basename(paths.memory_dir(billing))
+
+
+def test_a_synced_alias_naming_a_live_projects_key_brings_none_of_its_memory(tmp_path):
+    app, billing, bkey = _two_projects(tmp_path)
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": bkey, "why": "moved", "ts": "2026-12-01T16:40:00"})
+    assert bkey not in aliases.owned(paths.memory_dir(app)).keys
+    assert REFUND not in start(app, sid="a-1")
+    assert REFUND in start(billing, sid="b-2")  # billing keeps it
+
+
+def test_an_alias_this_machine_wrote_counts_even_for_a_live_key(tmp_path):
+    app, billing, bkey = _two_projects(tmp_path)
+    forced = invoke("memory", "adopt", "--force", "--project", app, "--", bkey)
+    assert forced.code == 0, forced.out + forced.err
+    assert bkey in aliases.owned(paths.memory_dir(app)).keys
+    assert REFUND in start(app, sid="a-2")
+
+
+def test_a_synced_alias_of_a_key_no_live_project_holds_counts(tmp_path):
+    # another machine's earlier key (its path key before the repository gained an origin): the
+    # learnings written there under it are this project's here too
+    app = ms.make_project(tmp_path / "w", "app")
+    write_as_session(app, {"decisions": [{"summary": "App renders with htmx"}]})
+    gone_key = "-home-elsewhere-src-app"
+    ms.write_learning(paths.learnings_dir(), "Cache the htmx fragments for a minute", "app", 1_790_000_000.0,
+                      slug="htmx", project_folder=gone_key, scope="project")
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": gone_key, "why": "the project gained an origin",
+                                         "ts": "2026-11-01T10:00:00"})
+    assert gone_key in aliases.owned(paths.memory_dir(app)).keys
+    assert "Cache the htmx fragments" in start(app, sid="a-3")
+
+
+def test_a_synced_adopt_line_lists_no_learning_that_records_its_key(tmp_path):
+    app, billing, bkey = _two_projects(tmp_path)
+    [path] = [os.path.join(d, n) for d, _, ns in os.walk(paths.learnings_dir()) for n in ns if "refunds" in n]
+    from lazy_harness.memory import learnings
+
+    lid = learnings.id_of(path)
+    _synced_line(paths.memory_dir(app), {"op": "adopt", "id": lid, "why": "x", "ts": "2026-12-01T16:40:00"})
+    owned = aliases.owned(paths.memory_dir(app))
+    meta = {"id": lid, "project_folder": bkey, "origin": "billing", "title": REFUND}
+    assert not owned.lists(meta, "app")
