@@ -68,7 +68,25 @@ def _spawn(argv: list[str], log: str, env: Mapping[str, str], stdout: int | None
         actions += [(os.POSIX_SPAWN_OPEN, 1, log, appended, FILE_MODE), (os.POSIX_SPAWN_DUP2, 1, 2)]
     else:
         actions += [(os.POSIX_SPAWN_DUP2, stdout, 1), (os.POSIX_SPAWN_OPEN, 2, log, appended, FILE_MODE)]
-    return os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    _STARTED.append(pid)
+    return pid
+
+
+_STARTED: list[int] = []  # pids this process started: reaped by reap_started
+
+
+def reap_started() -> None:
+    """Wait for each process this one started that has ended (never blocking): what a long-running
+    process that starts them (the page of ``lh ui``) calls, or each would stay a zombie until it
+    exits. Only these pids: waiting for any child would take a ``subprocess`` run's status from it."""
+    for pid in list(_STARTED):
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:  # why: waited for already (by a caller of its own)
+            done = pid
+        if done:
+            _STARTED.remove(pid)
 
 
 def module_argv(module: str, *args: str, python: str | None = None) -> list[str]:

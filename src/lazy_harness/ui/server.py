@@ -40,7 +40,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from lazy_harness import config, private
+from lazy_harness import config, detach, private
 from lazy_harness.errors import LhError
 from lazy_harness.ui import actions, reading, sections
 
@@ -196,6 +196,7 @@ class UiServer(ThreadingHTTPServer):
 
     def service_actions(self) -> None:
         self.connections.expire(time.monotonic())  # why: a head sent a byte at a time has a deadline too
+        detach.reap_started()  # why: the sync a forget starts, the worker: each ended one is reaped here
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
