@@ -118,14 +118,17 @@ def _is_key(mroot: str, name: str) -> bool:
 @click.command()
 @click.argument("old_key")  # why: path keys start with "-": written after "--" (lh memory adopt -- KEY)
 @_PROJECT
-@click.option("--force", is_flag=True, help="Even when the folder of the project that memory belongs to still exists.")
+@click.option("--force", is_flag=True, help="Even when the folder of the project that memory belongs to still exists, "
+              "or it is another machine's project (then copied, not moved).")
 def adopt(old_key: str, project: str | None, force: bool) -> None:
     """Take over the memory of an earlier folder of this project (after the project folder moved, or
     its origin changed): its decisions, failures and open items move here, and its learnings are this
-    project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--"."""
+    project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--".
+    The memory of another machine's project (keyed by a path, it came by sync) needs --force and is
+    copied: that machine keeps it."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import last_key, owners
+    from lazy_harness.memory import last_key, migrate, owners
     from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
@@ -136,14 +139,28 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
         raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
     if os.path.realpath(old) == os.path.realpath(mdir):
         raise LhError(f"{old_key} is this project's own memory folder", hint="lh memory path --old")
+    here = migrate.ran_here(old)
     if not force:
         _refuse_owned(mroot, old_key, os.path.basename(mdir))
+        if not here:
+            raise LhError(f"{old_key} is the memory of another machine's project{_names_of(old)}: it never ran on "
+                          "this machine and came by sync; adopting it would take that project's memory",
+                          hint=f"lh memory adopt --force -- {old_key}, to copy it here; that machine keeps it")
     for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
         _say(f"lh: {line}")
     last_key.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files
-    _say(f"{old_key} adopted into {mdir}")
+    _say(f"{old_key} adopted into {mdir}" if here else
+         f"{old_key} copied into {mdir}; its folder is left as it was for the machine whose project it is")
+
+
+def _names_of(folder: str) -> str:
+    """`` (lib)``: the project names a folder's entries carry, or ""."""
+    from lazy_harness.memory import aliases
+
+    names = sorted(aliases.project_names(folder))
+    return f" ({', '.join(names)})" if names else ""
 
 
 def _refuse_owned(mroot: str, old_key: str, mine: str) -> None:
@@ -162,31 +179,46 @@ def _refuse_owned(mroot: str, old_key: str, mine: str) -> None:
 
 def print_old(mdir: str, mroot: str, ldir: str) -> None:
     """``lh memory path --old``: the memory folders that are no live project's own, with what they hold;
-    one another live project took over (an alias) is named as its, without an adopt command."""
+    one another live project took over (an alias) is named as its, without an adopt command; a
+    path-keyed one whose project never ran on this machine (another machine's, brought by sync) is
+    listed apart, without an adopt command (docs/how/project-key.md)."""
     from lazy_harness.memory import owners
 
     by_key = owners.learnings_by_key(ldir)  # why: one pass over the learnings, not one per folder
     # why left out when it holds nothing (no entry, open item or learning of its key): nothing to adopt,
     # and such a folder is most often a live project's that a command made and left empty, whose
     # project no transcript or worker record names yet
-    found = []
+    found: list[tuple[dict, dict[str, int]]] = []
+    theirs: list[tuple[dict, dict[str, int]]] = []
     for f in owners.earlier_folders(mdir, mroot, os.environ):
         held = owners.holds(f["folder"], ldir, by_key)
         if any(held.values()):
-            found.append((f, held))
-    if not found:
+            (theirs if f["elsewhere"] and not f["aliased"] and not f["owner"] else found).append((f, held))
+    if not found and not theirs:
         _say(f"no other memory folder with memory and without a live project in {mroot}")
-        return
-    _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
+    elif found:
+        _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
     for f, held in found:
-        what = ", ".join(f"{n} {k}" for k, n in held.items() if n)
         was = f"was {f['root']}" if f["root"] else "folder unknown"
-        names = f"project {', '.join(f['names'])}; " if f["names"] else ""
         mark = ("already this project's (alias)" if f["aliased"] else
                 f"alias of {f['owner']}, which still exists: that project's memory, not offered" if f["owner"] else
                 f"lh memory adopt -- {f['key']}")
-        _say(f"  {f['key']}  ({names}{was}): {what}")
+        _say(f"  {f['key']}  ({_names(f)}{was}): {_held(held)}")
         _say(f"      {mark}")
+    if theirs:
+        _say("memory of another machine's projects (keyed by their path there, never run on this machine; "
+             "came by sync, not offered):")
+    for f, held in theirs:
+        named = f"  (project {', '.join(f['names'])})" if f["names"] else ""
+        _say(f"  {f['key']}{named}: {_held(held)}")
+
+
+def _names(f: dict) -> str:
+    return f"project {', '.join(f['names'])}; " if f["names"] else ""
+
+
+def _held(held: dict[str, int]) -> str:
+    return ", ".join(f"{n} {k}" for k, n in held.items() if n)
 
 
 def register(group: click.Group) -> None:

@@ -153,7 +153,7 @@ def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None)
     from lazy_harness.memory import migrate_merge
 
     out = []
-    keep = _read_elsewhere(os.path.basename(old_dir.rstrip(os.sep)), env)
+    keep = _read_elsewhere(old_dir, env)
     state = os.path.join(old_dir, "handoff.jsonl")
     had_state = os.path.isfile(state) and not os.path.islink(state)
     for name in JSONL:
@@ -172,18 +172,55 @@ def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None)
     return out
 
 
-def _read_elsewhere(key: str, env: Env | None) -> bool:
-    """Whether the memory folder of ``key`` is still read by others once taken over: a remote key's
+def _read_elsewhere(folder: str, env: Env | None) -> bool:
+    """Whether the memory folder ``folder`` is still read by others once taken over: a remote key's
     (``paths.remote_key``: path keys start with ``-``) is every machine's through sync, where removing
-    its files would remove them on every machine whose clone still has that origin; a path key's while
-    a project the worker wrote for is still keyed by it (or a record without a root names it: its
-    project cannot be told gone), which ``lh memory adopt --force`` takes over."""
-    if not key.startswith("-"):
+    its files would remove them on every machine whose clone still has that origin; a path key's that
+    sync brought from another machine (:func:`ran_here` says no), where its project still reads it;
+    a path key's while a project the worker wrote for is still keyed by it (or a record without a root
+    names it: its project cannot be told gone), which ``lh memory adopt --force`` takes over."""
+    key = os.path.basename(folder.rstrip(os.sep))
+    if not key.startswith("-") or not ran_here(folder, env):
         return True
     for last, other in recorded_roots(env):
         if last == key and (other is None or (os.path.isdir(other) and paths.memory_key(other) == key)):
             return True
     return False
+
+
+def ran_here(folder: str, env: Env | None = None, folders: dict[str, str | None] | None = None) -> bool:
+    """Whether the project of the memory folder ``folder`` ran or was written for on this machine.
+    Always for a remote key (the same project on every machine) and for memory that is not synced
+    (no repository in the data folder: every folder in it was written here). For a path key: the
+    worker recorded that key or a root keyed by it (``<queue>/state/keys``), or Claude Code keeps a
+    project folder of that key, or one whose transcripts ran in a project keyed by it. why: every
+    memory folder syncs, and a path-keyed one that arrived from another machine is the memory of a
+    project that lives there. ``folders``: ``aliases.claude_folders`` when the caller read it already
+    (it reads transcripts); else read only when the cheaper records did not decide."""
+    key = os.path.basename(folder.rstrip(os.sep))
+    if not key.startswith("-"):
+        return True
+    data = paths.data_dir(env)
+    if not os.path.isdir(os.path.join(data, ".git")) or not paths.is_within(folder, data):
+        return True
+    roots = set()
+    for last, root in recorded_roots(env):
+        if last == key:
+            return True
+        if root:
+            roots.add(root)
+    if folders is None:
+        if os.path.isdir(os.path.join(paths.projects_dir(env), key)):
+            return True
+        from lazy_harness.memory import aliases
+
+        folders = aliases.claude_folders(env)
+    if key in folders:
+        return True
+    for cwd in folders.values():
+        if cwd:
+            roots.update((cwd, project_identity.project_root(cwd)))
+    return any(key in (paths.project_key(r), paths.legacy_project_key(r)) for r in roots)
 
 
 def _written_for(folder: str, root: str) -> bool:

@@ -17,7 +17,9 @@ machine knows, the learnings no project owns yet, and memory folders whose proje
   project was (``lh memory path --old``), and taken over only when the person says so
   (``lh memory adopt KEY``): two projects are never merged silently. A folder a live project took
   over (an alias in its ``aliases.jsonl``) is that project's (:func:`live_owners`): listed with its
-  owner, not offered, and refused without ``--force``.
+  owner, not offered, and refused without ``--force``. A path-keyed folder whose project never ran
+  here (``migrate.ran_here``) is another machine's, brought by sync: listed apart, not offered,
+  refused without ``--force`` and then copied, never emptied (``migrate.take_over``).
 
 Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``.
 """
@@ -142,9 +144,11 @@ def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -
     """Memory folders that are not ``memory_dir`` and that are no live project's own, each with
     ``key``, ``names``, ``root`` (where its project was, from its Claude Code folder's transcripts or
     the root the worker kept beside the key, or None), ``aliased`` (``memory_dir`` already counts
-    it as its own) and ``owner`` (the root of another live project that took it over as an alias
-    (:func:`live_owners`), else None: not to be offered)."""
-    from lazy_harness.memory import last_key
+    it as its own), ``owner`` (the root of another live project that took it over as an alias
+    (:func:`live_owners`), else None: not to be offered) and ``elsewhere`` (a path-keyed folder whose
+    project never ran on this machine, ``migrate.ran_here``: another machine's, brought by sync; not
+    to be offered: adopting it takes a project from the machine it lives on)."""
+    from lazy_harness.memory import last_key, migrate
 
     mine = aliases.owned(memory_dir).keys
     folders = aliases.claude_folders(env)
@@ -160,7 +164,8 @@ def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -
         owner = None if key in mine else taken.get(key)
         out.append({"key": key, "names": sorted(aliases.project_names(folder)),
                     "root": folders.get(key) or was.get(key), "aliased": key in mine, "folder": folder,
-                    "owner": owner["root"] if owner else None})
+                    "owner": owner["root"] if owner else None,
+                    "elsewhere": not migrate.ran_here(folder, env, folders)})
     return out
 
 
