@@ -22,7 +22,8 @@ provenance existed has none and reads as ``unknown``; one without a session read
 These fields are what the entry says, not proof: anyone with the sync remote can write any of them,
 this machine's host name too. What ``lh sync`` brought in is recorded on this machine as it arrives
 (sync/arrivals.py, ``paths.synced_in_file``), and :func:`describe` labels it synced whatever its
-``machine`` says (ADR 0032, "how a line arrived").
+``machine`` says (ADR 0032, "how a line arrived"). Nor are they checked as an entry's text is: it
+shows each only in the shape its writer gives it, never a secret (:data:`_SHAPES`, ADR 0033).
 Hot path: only ``os`` at import time.
 """
 
@@ -86,6 +87,69 @@ def _short(value: object, cap: int = 40) -> str:
     return text if len(text) <= cap else text[:cap - 1] + "…"
 
 
+# What each field is written with (:func:`fields`, the worker's meta): its characters, its longest
+# length, what is shown in its place otherwise, and how much of it is shown. A host name, a login name
+# (``ana@corp.example`` where the login is a domain's), a project folder's name, a session id (a UUID,
+# of which 8 characters are shown), an agent's name. why no spaces, no punctuation beyond these and
+# ASCII only (a project's or author's letters may be of any script: ``_ANY_SCRIPT``): these fields
+# are shown beside an entry, while the hold check and the secret hold read its
+# text alone; free text here would reach a session unchecked, and no host, login or session name has a
+# space or a colon. why sets, not a regular expression: SessionStart never loads ``re``
+# (tests/hooks/test_hot_path.py)
+_ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_HOST = _ASCII | frozenset("-._")
+_SHAPES = {"machine": (_HOST, 253, "", 40), "author": (_HOST | frozenset("@"), 64, "an unnamed author", 30),
+           "project": (_HOST | frozenset("+"), 255, "an unnamed project", 40),
+           "session": (_ASCII | frozenset("-_"), 128, "?", 128), "agent": (_HOST, 20, "an unnamed agent's", 20)}
+_ANY_SCRIPT = ("project", "author")
+# why kept: the index's writer describes every entry, and one memory names a few machines, authors and
+# projects; the hold check of a value that may hold a key is read once per process
+_SHOWN: dict[tuple[str, str], str] = {}
+
+
+def name_shown(value: object, field: str) -> str:
+    """``value`` of the provenance field ``field`` as shown: cut short when it is written the way its
+    writer writes it (:data:`_SHAPES`) and the hold check finds no secret or order in it; the field's
+    phrase for a value that is not (written by hand, or on a machine that wrote something else there);
+    '' when there is none."""
+    if not isinstance(value, str) or not value.strip():
+        return ""
+    shown = _SHOWN.get((field, value))
+    if shown is None:
+        if len(_SHOWN) >= 4096:
+            _SHOWN.clear()
+        shown = _SHOWN[field, value] = _shape(value.strip(), field)
+    return shown
+
+
+def _shape(text: str, field: str) -> str:
+    chars, longest, otherwise, cap = _SHAPES[field]
+    # why letters of any script for a project or an author: a folder or a login named in Japanese or
+    # with an accent is a name too; still one word, no punctuation but the field's own
+    fits = chars.issuperset(text) or (field in _ANY_SCRIPT and all(c.isalnum() or c in chars for c in text))
+    if len(text) > longest or not fits or not any(c.isalnum() for c in text):
+        return otherwise
+    # why not for a session id: 8 characters of it are shown, too few to carry a key
+    if field != "session" and _may_hold_a_secret(text):
+        from lazy_harness.memory import trust
+
+        if trust.reason(text):
+            return otherwise
+    return _short(text, cap)
+
+
+def _may_hold_a_secret(text: str) -> bool:
+    """Whether ``text`` has a run of letters and digits long enough to be a key: 16 or more, or 10 or
+    more with a digit. Every single-word shape the redactor takes (``ghp_...``, ``AKIA...``,
+    ``xoxb-<digits>-...``, ``glpat-...``) has one; a host, login or project name rarely does. why a
+    look first: the redactor costs 50 ms or more to load, once per process, and a start with ordinary
+    names never loads it (tests/memory/test_provfields_shown.py)."""
+    for part in text.replace("-", ".").replace("_", ".").replace("@", ".").replace("+", ".").split("."):
+        if len(part) >= 16 or (len(part) >= 10 and not part.isalpha()):
+            return True
+    return False
+
+
 def describe(rec: dict, kind: str = "", machine: str | None = None, session_key: str = "session_id",
              project_field: str = "project") -> str:
     """One short phrase: ``session 1a2b3c4d in api``, ``sync from laptop-2 (ana): session ... in api``,
@@ -94,8 +158,8 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     (:func:`arrived`), whatever machine it names: ``sync from <this host> (ana, claims this machine):
     ...``. Learnings pass ``origin_session``/``origin``."""
     via = rec.get("via")
-    session = " ".join(str(rec.get(session_key) or "").split())[:8]  # a session id's first 8 say which
-    project = _short(rec.get(project_field), 40)
+    session = name_shown(rec.get(session_key), "session")[:8]  # a session id's first 8 say which
+    project = name_shown(rec.get(project_field), "project")
     if not isinstance(via, str) or not via:  # written before provenance, or by hand
         what = UNKNOWN if session else "by hand"
         what = f"{what} (in {project})" if project else what
@@ -122,10 +186,10 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
 def _synced(what: str, rec: dict, theirs: str, machine: str) -> str:
     """``what`` as synced: ``sync from laptop-2 (ana): ...``; one that names this machine (it arrived
     through sync all the same) says so: ``sync from <this host> (ana, claims this machine): ...``."""
-    notes = [author] if (author := _short(rec.get("author"), 30)) else []
+    notes = [author] if (author := name_shown(rec.get("author"), "author")) else []
     if theirs and theirs == machine:
         notes.append("claims this machine")
-    where = _short(theirs, 40) if theirs else "a machine it does not name"
+    where = name_shown(theirs, "machine") or "a machine it does not name"
     return f"sync from {where}" + (f" ({', '.join(notes)})" if notes else "") + f": {what}"
 
 
@@ -223,7 +287,7 @@ def agent_word(rec: dict, field: str = "agent") -> str:
     agent = rec.get(field)
     if not isinstance(agent, str) or agent.strip().lower() in ("", "claude"):
         return ""
-    word = _short(agent, 20)
+    word = name_shown(agent, "agent")
     return ("Codex" if word.lower() == "codex" else word) + " "
 
 

@@ -143,7 +143,8 @@ def _handoff_entry(item: dict, path: str, status: str) -> dict:
     """A handoff item as an entry, ``status`` "active" or "forgotten"."""
     text, by = text_of(item.get("text")), text_of(item.get("opened_by"))
     agent = provenance.agent_word({"agent": text_of(item.get("opened_agent"))})
-    prov = "by hand" if by in ("hand-edit", "by hand") else f"{agent}session {by[:8]}" if by else "unknown"
+    shown = provenance.name_shown(by, "session")[:8]  # why: an opener's id is shown only as an id (ADR 0033)
+    prov = "by hand" if by in ("hand-edit", "by hand") else f"{agent}session {shown}" if by else "unknown"
     return {"id": item["id"], "kind": "handoff", "origin": "", "scope": "", "file": path, "line": 0,
             "prov": prov, "sess": by.strip(), "ts": text_of(item.get("opened"))[:40], "title": text,
             "body": "", "tags": tags_of({}, text), "detail": "", "cues": "", "status": status}

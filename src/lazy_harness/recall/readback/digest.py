@@ -56,8 +56,9 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
     opened = item["opened"] or ""
     when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
+    who = provenance.name_shown(by, "session") or "?"  # why: an opener's id is shown only as an id (ADR 0033)
     origin = ("by hand" if by in (handoff_markdown.HAND_EDIT, "by hand")
-              else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {by}", 80))
+              else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {who}", 80))
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
