@@ -271,10 +271,15 @@ def apply_answer(memory_dir: str, opened: str | Iterable[object] | None, closed:
     return write_answer(memory_dir, answer, meta, now, stale_days), answer.notes, answer.problems
 
 
-def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: bool = False) -> int:
+def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: bool = False,
+                   saved: float | None = None) -> int:
     """Open every item listed in a handoff.md ``text`` that is not already known-open, as session ``source``
     at ``now``; re-render handoff.md. Returns how many items were opened. Takes the folder's lock unless
-    the caller holds it already (``locked``: a second flock of the folder in one process would wait forever)."""
+    the caller holds it already (``locked``: a second flock of the folder in one process would wait forever).
+    Never reopened: an item a line names by its id with its text (a render's line: the log it was
+    rendered from says whether the item is open, and a merge brings that log), nor one closed here
+    after ``saved`` (when the file was last saved). why: a handoff.md of a folder merged before, rendered
+    again from what the other machine still had, reopened the project's closed items at each merge."""
     from contextlib import nullcontext
 
     from lazy_harness.atomic import ensure_dir
@@ -289,14 +294,15 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
         recs: list[dict] = []
         for _, hid, body, ticked in parse_markdown(text, state)[1]:
             item = state.get(hid) if hid else None
-            if ticked or (item is not None and item.is_open):
+            if ticked or (item is not None and (item.is_open or normalise(body) in ("", normalise(item["text"])))):
                 continue
-            body = item["text"] if item is not None and not normalise(body) else body
             if not normalise(body):
                 continue
             hid = id_for(state, body, recs)
             known = state.get(hid)
             if (known is not None and known.is_open) or hid in {r["id"] for r in recs}:
+                continue
+            if known is not None and saved is not None and known["key"][0] >= saved:
                 continue
             rec = record(OPEN, body, source, "", now, hid=hid)
             if wins(rec, known):
@@ -338,6 +344,24 @@ def import_hand_edits(memory_dir: str, meta: dict, now: float, stale_days: float
         if pending or render or (if_behind and behind(memory_dir, state)):
             pending += write_markdown(memory_dir, meta, now, stale_days, seen=seen)
         return pending
+
+
+def drop_unlogged(memory_dir: str) -> bool:
+    """Whether ``memory_dir`` has no handoff.jsonl (a merge removed it: another machine moved the
+    project's memory); then its handoff.md and open items' cache are removed under the folder's lock,
+    nothing imported. why: read without its log, handoff.md was imported as a new log, which went back
+    to the machine that moved it and was merged into the new folder again, after the items' close."""
+    if not os.path.isdir(memory_dir):
+        return True
+    with files.FolderLock(memory_dir):
+        if os.path.lexists(os.path.join(memory_dir, STATE)):
+            return False
+        for name in (files.HANDOFF, OPEN_CACHE):
+            try:
+                os.unlink(os.path.join(memory_dir, name))
+            except FileNotFoundError:
+                pass
+    return True
 
 
 def after_undo(memory_dir: str, meta: dict, now: float, stale_days: float | None = None) -> None:

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import os
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
     """Append to ``dst`` each entry of ``src`` it does not hold yet (by normalised summary, else the
-    same line), then remove ``src`` unless ``keep``. A log line."""
+    same line), then remove ``src`` unless ``keep``. A log line. Into a handoff.jsonl, an ``open`` of an
+    item ``dst`` closed later than that open was made is left out (:func:`_outranked_open`)."""
     import json
 
     from lazy_harness.atomic import append_line
@@ -22,7 +29,8 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
 
     with open(src, "rb") as fh:
         raw = fh.read().removeprefix(b"\xef\xbb\xbf")  # a byte order mark is not part of line 1
-    records, torn = [], 0
+    records, torn, stale = [], 0, 0
+    outranked = _outranked_open(dst)
     for chunk in raw.split(b"\n"):
         line = chunk.decode("utf-8", "replace").strip()
         if not line:
@@ -36,20 +44,23 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
             torn += 1
             continue
         summary = rec.get("summary")
-        records.append((normalise(summary) if isinstance(summary, str) else None, line))
-    have = entries.recorded(dst, {k for k, _ in records if k is not None})
+        records.append((normalise(summary) if isinstance(summary, str) else None, line, rec))
+    have = entries.recorded(dst, {k for k, _, _ in records if k is not None})
     lines_there: set[str] | None = None
     entries.heal_tail(dst)
     added = 0
-    for k, line in records:
+    for k, line, rec in records:
         if k is not None:
             if k in have:
                 continue
             have.add(k)
-        else:  # an entry without a summary (edited by hand): the same line is the same entry
+        else:  # an entry without a summary (edited by hand, a handoff record): the same line is the same entry
             if lines_there is None:
                 lines_there = _lines(dst)
             if line in lines_there:
+                continue
+            if outranked is not None and outranked(rec):
+                stale += 1
                 continue
             lines_there.add(line)
         append_line(dst, line)
@@ -57,8 +68,30 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
     if not keep:
         os.unlink(src)
     skipped = f", {torn} unreadable line(s) skipped" if torn else ""
+    skipped += f", {stale} open(s) older than the item's close here left out" if stale else ""
     left = ", copied: left for the machines and projects that still read it" if keep else ""
     return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}{left}"
+
+
+def _outranked_open(dst: str) -> Callable[[dict], bool] | None:
+    """For a handoff.jsonl ``dst``: whether a record is an ``open`` of an item ``dst`` closed later than
+    that open was made (the fold's order, memory/handoff_log.py: the close outranks it); None for other
+    files. why: such an open changes nothing here, yet it was appended at every merge of the old folder
+    (another machine wrote it there again); an open made after the close is a reopen and is added."""
+    from lazy_harness.memory import handoff_log
+
+    if os.path.basename(dst) != handoff_log.STATE:
+        return None
+    state = handoff_log.fold(handoff_log.read_records(os.path.dirname(dst)) or [])
+
+    def outranked(rec: dict) -> bool:
+        hid = rec.get("id")
+        known = state.get(hid) if isinstance(hid, str) else None
+        if known is None or known.is_open or rec.get("op") != handoff_log.OPEN or not isinstance(rec.get("text"), str):
+            return False
+        return handoff_log.epoch(rec.get("ts")) is not None and not handoff_log.wins(rec, known)
+
+    return outranked
 
 
 def _lines(path: str) -> set[str]:
@@ -97,7 +130,11 @@ def move_handoff(src: str, memory_dir: str, now: float, keep: bool = False) -> s
         return f"migrate: {src} -> {dst} (copied before)"
     from lazy_harness.memory import handoff
 
-    handoff.merge_markdown(memory_dir, text, now, src, locked=True)  # migrate() holds the folder lock
+    try:
+        saved: float | None = os.stat(src).st_mtime
+    except OSError:
+        saved = None
+    handoff.merge_markdown(memory_dir, text, now, src, locked=True, saved=saved)  # migrate() holds the folder lock
     _remove_unless(src, keep)
     return f"migrate: {src} merged into {memory_dir}"
 

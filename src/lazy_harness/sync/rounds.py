@@ -46,14 +46,16 @@ def check_layout(cfg: Config, env: Mapping[str, str] | None = None) -> str:
 
 def rerender_handoffs(data: str, changed: list[str], now: float) -> None:
     """handoff.md is rendered from handoff.jsonl and not synced: render it where the state moved, a
-    hand edit made meanwhile recorded first (memory/handoff.py ``import_hand_edits``)."""
+    hand edit made meanwhile recorded first (memory/handoff.py ``import_hand_edits``). Where the merge
+    removed handoff.jsonl, handoff.md goes too, read as nothing (``handoff.drop_unlogged``)."""
     folders = {os.path.dirname(os.path.join(data, p)) for p in changed if p.endswith("handoff.jsonl")}
     if not folders:
         return
     from lazy_harness.memory import handoff
 
     for folder in folders:
-        handoff.import_hand_edits(folder, {"session_id": "sync", "task_id": "sync"}, now, render=True)
+        if not handoff.drop_unlogged(folder):
+            handoff.import_hand_edits(folder, {"session_id": "sync", "task_id": "sync"}, now, render=True)
 
 
 def record_handoff_edits(memory_dirs: list[str], now: float) -> None:
