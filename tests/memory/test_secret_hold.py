@@ -158,7 +158,7 @@ def test_a_hand_edited_decision_with_a_token_is_held_at_the_start_and_shown_once
     did = ids.entry_id("decision", SUMMARY)
     context, told = _start(root)
     assert TOKEN not in context and "Cache the wheel builds" in context and did in told
-    assert "hold a secret" in told and TOKEN not in told
+    assert "held 1 memory entry" in told and TOKEN not in told
     assert TOKEN not in _ask(root)
     reason = _held(root)[did]["reason"]
     assert reason.startswith(trust.SECRET) and TOKEN not in reason

@@ -26,22 +26,31 @@ _VERSION = re.compile(r"\b(\d+)\.(\d+)\.(\d+)\b")
 def check_distiller(r: Report, values: Config, codex_holds: bool) -> None:
     """The CLI the worker's model calls go through (``[worker] distiller``, ADR 0044), and claude: a
     missing claude is a failure only when it distils, or when Codex's hooks.json holds none of ours
-    (Claude Code is then what lazy-harness serves here)."""
+    (Claude Code is then what lazy-harness serves here). With Codex's hooks and ``auto``, a missing
+    claude that fails means codex is missing too: its line names both installs."""
     from lazy_harness.worker import codex_distill
 
     used = codex_distill.chosen(values)
-    _check_claude(r, values, needed=used == "claude" or not codex_holds)
+    either = codex_holds and (values["worker"]["distiller"] or "auto") == "auto"
+    _check_claude(r, values, needed=used == "claude" or not codex_holds, either=either)
     if used == "codex":
         _check_codex(r, values)
 
 
-def _check_claude(r: Report, values: Config, needed: bool = True) -> None:
+def _check_claude(r: Report, values: Config, needed: bool = True, either: bool = False) -> None:
+    """claude: found, its version. ``either``: codex would distil in its place (Codex's hooks hold
+    ours, ``worker.distiller`` is ``auto``), so a fail line names both installs."""
     wanted = values["compound_loop"]["claude_path"] or "claude"
     exe = _executable(wanted)
     hint = "npm install -g @anthropic-ai/claude-code, or set compound_loop.claude_path"
     if exe is None:
         where = "on PATH" if os.sep not in wanted else "or not executable"
-        if needed:
+        if needed and either:  # why: auto picks codex when it is found; this line means neither was
+            r.line("fail", "claude", f"{wanted} not found {where}, nor codex: Codex's hooks.json holds ours and "
+                   "either one distils sessions (worker.distiller = auto)",
+                   "npm install -g @openai/codex or npm install -g @anthropic-ai/claude-code, or set "
+                   "worker.codex_path or compound_loop.claude_path")
+        elif needed:
             r.line("fail", "claude", f"{wanted} not found {where}", hint)
         else:
             r.line("info", "claude", f"{wanted} not found {where}: not needed here (Codex's hooks hold ours and "

@@ -137,6 +137,11 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
     if change.action in ("deleted", "updated"):
         still = still_queued(project_of(target) or project_dir)
         click.echo(f"config.toml left as is ({paths.config_file()}); {still}")
+    from lazy_harness.cli import hooks_codex
+
+    codex = hooks_codex.left_note()
+    if codex:
+        click.echo(codex)
     from lazy_harness.recall.resident import client as resident
 
     stopped = resident.stop()

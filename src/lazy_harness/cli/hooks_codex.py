@@ -269,3 +269,13 @@ def status_line(cwd: str | None = None) -> str | None:
         return f"codex: hooks not installed (lh hooks install --agent codex); {seen} sessions seen" if seen else None
     off = f", switched off in Codex's /hooks: {', '.join(found.off)}" if found.off else ""
     return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}{off}; {seen} sessions seen"
+
+
+def left_note() -> str | None:
+    """For ``lh hooks uninstall`` without ``--agent codex``: a line naming Codex's hooks.json when it
+    still holds ours (a Codex-only install otherwise reads as nothing installed), else None."""
+    found = inspect(ask=False)
+    if not found.ours:
+        return None
+    return (f"Codex CLI's {found.path} still holds {len(found.ours)} lazy-harness hooks, left as they are: "
+            "lh hooks uninstall --agent codex removes them")

@@ -25,6 +25,7 @@ from lazy_harness.cost import budget
 from lazy_harness.cost.paused import pause_hold
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name, project_root
+from lazy_harness.queue.task import AGENT, CODEX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -163,11 +164,12 @@ def _written(processed: list[dict]) -> str:
     return f"{times}: {', '.join(parts)}"
 
 
-def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) -> list[tuple[str, str]]:
+def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) -> list[tuple[str, str, str]]:
     """The project's sessions the idle sweep watches (queue/state/open) with no task waiting and not
     checked since their transcript was last written, newest transcript first, as (session id, when
-    its transcript was last written). A session checked as it is now (distilled or skipped at its
-    end) waits for nothing: the sweep forgets it, as ``queue.sweep`` does."""
+    its transcript was last written, its agent as its hook noted it: ``agent``, none for Claude
+    Code). A session checked as it is now (distilled or skipped at its end) waits for nothing: the
+    sweep forgets it, as ``queue.sweep`` does."""
     folder = spool.folder(q, spool.OPEN)
     try:
         names = [n for n in os.listdir(folder) if not n.startswith(".")]
@@ -185,8 +187,9 @@ def watched_sessions(q: str, belongs: Callable[[dict], bool], queued: set[str]) 
             continue
         check = spool.last_check(q, sid)
         if check is None or mtime > check[0]:  # why: the sweep's own rule for "grew since its last check"
-            found.append((mtime, sid))
-    return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))) for mtime, sid in sorted(found, reverse=True)]
+            found.append((mtime, sid, record.get(AGENT, "")))  # as queue.sweep reads it
+    return [(sid, time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime)), agent)
+            for mtime, sid, agent in sorted(found, reverse=True)]
 
 
 def held_line(mdir: str, cfg: Config) -> str:
@@ -323,8 +326,9 @@ def status(recent: int) -> None:
     if watched:
         idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")
-    for sid, when in watched:
-        click.echo(terminal_safe(f"  {when}  {sid[:8]}  not queued yet (its transcript was last written then)"))
+    for sid, when, agent in watched:
+        mark = " (Codex)" if agent == CODEX else ""
+        click.echo(terminal_safe(f"  {when}  {sid[:8]}{mark}  not queued yet (its transcript was last written then)"))
     click.echo(held_line(mdir, cfg))
     names = {state: task_names(q, which) for state, which in STATES}
     counts = {state: len(found) for state, found in names.items()}

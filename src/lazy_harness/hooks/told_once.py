@@ -43,10 +43,11 @@ def held(seen: Told | None, project: str, told_file: str, new: list[str], new_wa
     if new:
         n = len(new)
         said += " (told the person: held)"
-        # why both: the hold check holds instructions to the agent and, ADR 0056, what the redactor matches
-        lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {project} that read "
-                     f"as instructions to the agent or hold a secret ({', '.join(new[:5])}{', ...' if n > 5 else ''}); "
-                     "they are not shown to sessions. Review: lh memory held; release one: lh memory approve ID.")
+        # why no reason named: entries are held for instructions to the agent, a secret (ADR 0056), the
+        # model or learned check, or past the per-session cap; lh memory held gives each one's
+        lines.append(f"lazy-harness held {n} memory entr{'y' if n == 1 else 'ies'} of {project} for review "
+                     f"({', '.join(new[:5])}{', ...' if n > 5 else ''}); they are not shown to sessions. Why each "
+                     "was held: lh memory held; release one: lh memory approve ID.")
     if new_waiting:
         n = in_all
         said += f" (told the person: {n} waiting for approval)"
