@@ -20,7 +20,7 @@ import time
 
 import click
 
-from lazy_harness import paths
+from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line, terminal_safe
 from lazy_harness.memory import files, frontmatter, handoff, ids
@@ -95,6 +95,7 @@ def setting(project: str | None) -> tuple[str, Config, str, str]:
     return search_core.place(project, os.environ, echo)
 
 
+AGENTS = {CLAUDE: "Claude Code", CODEX: "Codex CLI"}  # --agent, as lh hooks install --agent names them
 SECTIONS = ("context", "handoff", "decisions", "failures", "learnings")  # in the order show prints them
 LIMIT = 50  # entries per section show prints unless --limit or --all says otherwise
 
@@ -113,10 +114,15 @@ LIMIT = 50  # entries per section show prints unless --limit or --all says other
 @click.option("--limit", type=click.IntRange(min=0), metavar="N",
               help=f"At most N entries per section, the newest (default {LIMIT}; 0: all).")
 @click.option("--all", "show_all", is_flag=True, help="Every entry of every section (--limit 0).")
+@click.option("--agent", type=click.Choice(list(AGENTS)),
+              help="Whose session: claude (Claude Code, the default) or codex (Codex CLI, whose hooks fit the "
+              "digest within 6,000 bytes of UTF-8 and a prompt's recall within 2,000 characters); with --session, "
+              "that session's agent.")
 def show(project: str | None, prompt: str | None, session: str | None, history: bool, sections: tuple[str, ...],
-         limit: int | None, show_all: bool) -> None:
+         limit: int | None, show_all: bool, agent: str | None) -> None:
     """What the next session receives, then what is in memory, at most 50 entries per section unless
-    --limit or --all says otherwise (or, with --prompt, what a prompt gets)."""
+    --limit or --all says otherwise (or, with --prompt, what a prompt gets). The first line says
+    whose session: Claude Code's, or Codex CLI's with --agent codex."""
     listing = [opt for opt, given in (("--section", sections), ("--limit", limit is not None), ("--all", show_all))
                if given]
     if prompt is not None and listing:
@@ -125,7 +131,7 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
         raise click.UsageError("--all goes without --limit (--all is --limit 0)")
     cwd, cfg, mdir, ldir = setting(project)
     if prompt is not None:
-        _show_prompt(prompt, cwd, cfg, session)
+        _show_prompt(prompt, cwd, cfg, session, agent)
         return
     if session is not None:
         raise click.UsageError("--session goes with --prompt")
@@ -134,7 +140,7 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
     name = project_name(cwd)
     now = time.time()
     if "context" in picked:
-        _show_context(cwd, cfg, mdir, name, now)
+        _show_context(cwd, cfg, mdir, name, now, agent or CLAUDE)
         if picked == {"context"}:
             return
         click.echo()
@@ -144,14 +150,30 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
     _show_entries(mdir, ldir, name, cfg, picked, cut)
 
 
-def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float) -> None:
-    """The very text the SessionStart hook would give (same config, same builder)."""
+def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent: str) -> None:
+    """The very text the SessionStart hook of ``agent`` would give (same config, same builder, the same
+    fitting under Codex CLI), after a line saying whose it is: on stdout for Codex CLI; for Claude
+    Code on stderr, whose stdout starts with exactly the hook's text (scripts compare it)."""
+    text, _, fitted = digest_for(agent, cwd, cfg, now, "show") if cfg["context"]["enabled"] else (None, {}, "")
+    whose = (f"Codex CLI session receives at its start, within {recall.CODEX_CONTEXT_BYTES} bytes of UTF-8 as its hook "
+             "fits it" if agent == CODEX else "Claude Code session receives at its start; lh memory show --agent "
+             "codex: what a Codex CLI session does")
+    echo(f"(what the next {whose}){fitted}", err=agent != CODEX)
     if not cfg["context"]["enabled"]:
         echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
         return
-    text, _ = recall.digest(cwd, cfg, os.environ, now, "show", trouble=_trouble)
     echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
          keep="\n\t")
+
+
+def digest_for(agent: str, cwd: str, cfg: Config, now: float, source: str) -> tuple[str | None, dict, str]:
+    """(the SessionStart text, its stats, hooks.log's words on the fitting): Claude Code's digest, or a
+    Codex CLI session's, fitted as its hook fits it (``digest.codex_fit``)."""
+    text, stats = recall.digest(cwd, cfg, os.environ, now, source, trouble=_trouble)
+    if agent != CODEX:
+        return text, stats, ""
+    text, fitted_stats, fitted = recall.codex_fit(cwd, cfg, os.environ, now, source, text, stats, trouble=_trouble)
+    return text, fitted_stats or stats, fitted
 
 
 def _trouble() -> tuple[int, str | None]:
@@ -296,9 +318,10 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
              "learning", err=True)
 
 
-def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> None:
+def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: str | None) -> None:
     """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
-    or its transcript); else one line on stderr and exit 2."""
+    or its transcript); else one line on stderr and exit 2. ``agent``: whose session (``--agent``);
+    a session's transcript says whose it is, and an ``agent`` that says otherwise is refused (exit 2)."""
     from lazy_harness.atomic import held
     from lazy_harness.cli import sessions
     from lazy_harness.recall.index import writer
@@ -312,7 +335,14 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> Non
             echo(f"lh: --session: {wrong}", err=True)
             click.get_current_context().exit(2)
         transcript = next(iter(sessions.match_sessions(session, os.environ)), "")
-    if transcript and sessions.is_rollout(transcript):  # why: the prompt hook cuts a Codex session's budget
+    if transcript:
+        theirs = CODEX if sessions.is_rollout(transcript) else CLAUDE
+        if agent not in (None, theirs):
+            echo(f"lh: --agent {agent}: session {session} is a {AGENTS[theirs]} session", err=True)
+            click.get_current_context().exit(2)
+        agent = theirs
+    agent = agent or CLAUDE
+    if agent == CODEX:  # why: the prompt hook cuts a Codex session's budget
         cfg, capped = recall_prompt.codex_budget(cfg)
     path = paths.recall_index_file()
     if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
@@ -322,12 +352,12 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None) -> Non
     if session is None and cfg["context"]["enabled"]:
         # why: SessionStart runs first and records as shown what its digest printed: each section's ids
         # as far as the budget took them (hooks/session_start.py remember_shown)
-        text, stats = recall.digest(cwd, cfg, os.environ, time.time(), "startup", trouble=_trouble)
+        text, stats, _ = digest_for(agent, cwd, cfg, time.time(), "startup")
         if text:
             started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
     said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
                           started=started)
-    echo(said["for"])
+    echo(said["for"].replace("(what ", f"({AGENTS[agent]}: what ", 1))
     if capped:
         echo(capped.strip())
     if said.get("indexed"):  # why: the hook only reads the index; this brought it up to date first

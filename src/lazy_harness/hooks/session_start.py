@@ -17,7 +17,7 @@ logged by hooks/entry.py, which always exits 0.
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
     read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext;
-                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (codex_fit)
+                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (digest.codex_fit)
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
     tell_recurred    a failure memory showed a session and it hit again, told to the person once
@@ -48,12 +48,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-# why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
-# (the model would see a truncated digest and a path). Tokens follow bytes more than characters: a
-# Japanese or Chinese character is 3 bytes of UTF-8 and about a token, an English one 1 byte and a
-# quarter of one (measured against codex 0.171.0); 6,000 bytes stay near 2,000 tokens in any script
-CODEX_CONTEXT_BYTES = 6000
-CODEX_FITS = 3  # renders again at most, each with less room, to bring a text within CODEX_CONTEXT_BYTES
 NOT_MARKED = " (headless run: told, not marked told)"
 
 
@@ -288,23 +282,11 @@ def read_digest(s: Start) -> str:
 
 
 def codex_fit(s: Start, own: tuple[str, ...]) -> str:
-    """Under Codex CLI: while the digest's UTF-8 is over CODEX_CONTEXT_BYTES, render it again with
-    ``context.max_chars`` scaled down by as much (a little more), at most CODEX_FITS times; whole
-    entries, as any budget gives. Its words for hooks.log name the cap."""
-    size = len(s.text.encode("utf-8")) if s.text else 0
-    again = ""
-    for _ in range(CODEX_FITS):
-        if size <= CODEX_CONTEXT_BYTES or s.stats is None:
-            break
-        budget = int(s.stats["max_chars"]) * CODEX_CONTEXT_BYTES * 97 // (size * 100)
-        cfg: Config = {**s.cfg, "context": {**s.cfg["context"], "max_chars": budget}}
-        s.text, s.stats = recall.digest(s.cwd, cfg, s.env, s.now, s.source, own, trouble_of(s.env))
-        if s.text:  # why: the footer would name this smaller room as the person's context.max_chars
-            s.text = s.text.replace(f"(context.max_chars is {budget})", "(the room Codex CLI gives a hook's text)")
-        size = len(s.text.encode("utf-8")) if s.text else 0
-        again = f", rendered again within {budget} chars"
-    over = "; over it still: Codex shows a preview" if size > CODEX_CONTEXT_BYTES else ""
-    return f" (codex: {size}/{CODEX_CONTEXT_BYTES} bytes{again}{over})" if s.text else ""
+    """Under Codex CLI: the digest within CODEX_CONTEXT_BYTES of UTF-8 (``digest.codex_fit``, which
+    ``lh memory show --agent codex`` calls too); its words for hooks.log name the cap."""
+    s.text, s.stats, words = recall.codex_fit(s.cwd, s.cfg, s.env, s.now, s.source, s.text, s.stats, own,
+                                              trouble_of(s.env))
+    return words
 
 
 def trouble_of(env: Mapping[str, str]) -> Callable[[], tuple[int, str | None]]:
