@@ -88,6 +88,57 @@ def test_a_forget_right_after_an_automatic_sync_reaches_the_remote_too(synced, i
     assert did in _git("--git-dir", str(remote), "show", f"main:{rel}")
 
 
+def test_a_forget_made_while_another_round_runs_is_sent_once_it_ends(synced, isolated_home):
+    # why: SessionStart's pull or the worker's round may hold the sync lock; the change's round waits
+    # for it instead of being refused (nothing would send the forget before the worker's next round)
+    import fcntl
+
+    from lazy_harness.sync import rounds
+
+    remote, root, mdir, (did, _) = synced
+    fd = os.open(os.path.join(paths.data_dir(), rounds.LOCK), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # another round under way
+        assert invoke("memory", "forget", did, "--project", root).code == 0
+        waiting = _after_writes(isolated_home)
+        assert waiting, "the change started no sync"
+        # the event: the sync is either waiting on the lock or ended (refused, the defect)
+        assert _waits_on_lock_or_ends(waiting[0], os.fstat(fd).st_ino)
+    finally:
+        os.close(fd)  # that round ends
+    for pid in waiting:
+        assert gone(pid, timeout=60), f"the sync {pid} did not end"
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+    rel = os.path.relpath(marks.path_of(mdir), paths.data_dir())
+    assert did in _git("--git-dir", str(remote), "show", f"main:{rel}")
+
+
+def _waits_on_lock_or_ends(pid: int, inode: int) -> bool:
+    """Whether ``pid`` ended (refused) rather than waiting on the lock of ``inode``: True once it is
+    blocked on it (a ``->`` line of /proc/locks names it), False once it is gone."""
+    import threading
+
+    pause = threading.Event()
+    for _ in range(3000):  # about 60 s at most; each turn looks at the kernel's own record
+        with open("/proc/locks", encoding="ascii") as fh:
+            blocked = [ln for ln in fh if "->" in ln and f" {pid} " in ln and f":{inode} " in ln]
+        if blocked:
+            return True
+        if not os.path.exists(f"/proc/{pid}") or _zombie(pid):
+            return False
+        pause.wait(0.02)
+    return False
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 @pytest.fixture
 def started(monkeypatch):
     """Each sync a change starts, recorded instead of run."""

@@ -349,8 +349,13 @@ def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | No
     except OSError:
         pass
     try:
-        atomic_write(stamp, "")
-        result = run(cfg, env, now, wait=False)
+        if not at_once:
+            atomic_write(stamp, "")
+        # why wait when at once: a round under way (SessionStart's pull, the worker's) holds the lock,
+        # and nothing would send a forget refused now before the worker's next round
+        result = run(cfg, env, now, wait=at_once)
+        if at_once:
+            atomic_write(stamp, "")  # why after: a round that did not run gives the worker's no reason to wait
     except LhError as exc:
         return f"sync: {exc.message}"
     rewritten = ", unpushed commits that held a secret rewritten as one" if result["rewritten"] else ""
