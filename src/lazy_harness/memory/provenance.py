@@ -100,7 +100,7 @@ _ASCII = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 _HOST = _ASCII | frozenset("-._")
 _SHAPES = {"machine": (_HOST, 253, "", 40), "author": (_HOST | frozenset("@"), 64, "an unnamed author", 30),
            "project": (_HOST | frozenset("+"), 255, "an unnamed project", 40),
-           "session": (_ASCII | frozenset("-_"), 128, "?", 128), "agent": (_HOST, 20, "an unnamed agent's", 20)}
+           "session": (_ASCII | frozenset("-_"), 128, "?", 8), "agent": (_HOST, 20, "an unnamed agent's", 20)}
 _ANY_SCRIPT = ("project", "author")
 # why kept: the index's writer describes every entry, and one memory names a few machines, authors and
 # projects; the hold check of a value that may hold a key is read once per process
@@ -129,13 +129,27 @@ def _shape(text: str, field: str) -> str:
     fits = chars.issuperset(text) or (field in _ANY_SCRIPT and all(c.isalnum() or c in chars for c in text))
     if len(text) > longest or not fits or not any(c.isalnum() for c in text):
         return otherwise
-    # why not for a session id: 8 characters of it are shown, too few to carry a key
-    if field != "session" and _may_hold_a_secret(text):
+    if field == "session":  # why cut here: 8 characters say which session, too few to carry a key or an order
+        return text[:8]
+    if not ORDER_WORDS.isdisjoint(_parts(text.lower())):
+        return otherwise
+    if _may_hold_a_secret(text):
         from lazy_harness.memory import trust
 
         if trust.reason(text):
             return otherwise
     return _short(text, cap)
+
+
+# why: one word joined by dashes or dots ("disregard-previous-instructions", "run.curl.evil.sh") fits a
+# name's shape; words of an order to an agent or of a payload are named by no host, login or project
+ORDER_WORDS = frozenset("ignore disregard instruction instructions previous prior obey override overrides never "
+                        "always must execute curl wget bash sudo assistant pretend secret secrets password "
+                        "passwords credential credentials exfiltrate".split())
+
+
+def _parts(text: str) -> list[str]:
+    return text.replace("-", ".").replace("_", ".").replace("@", ".").replace("+", ".").split(".")
 
 
 def _may_hold_a_secret(text: str) -> bool:
@@ -144,10 +158,7 @@ def _may_hold_a_secret(text: str) -> bool:
     ``xoxb-<digits>-...``, ``glpat-...``) has one; a host, login or project name rarely does. why a
     look first: the redactor costs 50 ms or more to load, once per process, and a start with ordinary
     names never loads it (tests/memory/test_provfields_shown.py)."""
-    for part in text.replace("-", ".").replace("_", ".").replace("@", ".").replace("+", ".").split("."):
-        if len(part) >= 16 or (len(part) >= 10 and not part.isalpha()):
-            return True
-    return False
+    return any(len(part) >= 16 or (len(part) >= 10 and not part.isalpha()) for part in _parts(text))
 
 
 def describe(rec: dict, kind: str = "", machine: str | None = None, session_key: str = "session_id",
