@@ -75,3 +75,47 @@ def test_a_synced_adopt_line_lists_no_learning_that_records_its_key(tmp_path):
     owned = aliases.owned(paths.memory_dir(app))
     meta = {"id": lid, "project_folder": bkey, "origin": "billing", "title": REFUND}
     assert not owned.lists(meta, "app")
+
+
+def test_a_synced_alias_of_a_live_projects_earlier_key_brings_none_of_its_memory(tmp_path):
+    from tests.memory.test_follows_project import add_origin
+
+    app, billing, old = _two_projects(tmp_path)
+    add_origin(billing, "git@github.com:team/billing.git")
+    assert REFUND in start(billing, sid="b-2")  # migrated: the path key is billing's alias now
+    assert old in aliases.owned(paths.memory_dir(billing)).keys and old != os.path.basename(paths.memory_dir(billing))
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": old, "why": "moved", "ts": "2026-12-01T16:40:00"})
+    assert old not in aliases.owned(paths.memory_dir(app)).keys
+    assert REFUND not in start(app, sid="a-4")
+
+
+def test_a_key_record_without_its_root_counts_as_live(tmp_path):
+    # an older version kept the key alone: its project cannot be told gone (last_key.still_owned: "?")
+    app, billing, bkey = _two_projects(tmp_path)
+    with open(paths.last_key_file(billing), "w", encoding="utf-8") as fh:
+        fh.write(bkey + "\n")
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": bkey, "why": "moved", "ts": "2026-12-01T16:40:00"})
+    assert bkey not in aliases.owned(paths.memory_dir(app)).keys
+
+
+def test_a_project_that_only_started_sessions_here_is_live(tmp_path):
+    # no distillation here yet (its memory came by sync): its session start records its key
+    app, billing, bkey = _two_projects(tmp_path)
+    os.unlink(paths.last_key_file(billing))
+    start(billing, sid="b-3")
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": bkey, "why": "moved", "ts": "2026-12-01T16:40:00"})
+    assert bkey not in aliases.owned(paths.memory_dir(app)).keys
+
+
+def test_adopt_of_a_key_already_aliased_counts_it_and_moves_nothing(tmp_path):
+    # an alias written before this machine noted the ones it wrote (an adopt --force of a live project)
+    app, billing, bkey = _two_projects(tmp_path)
+    _synced_line(paths.memory_dir(app), {"op": "alias", "folder": bkey, "why": "adopted by hand",
+                                         "ts": "2026-10-01T10:00:00"})
+    assert bkey not in aliases.owned(paths.memory_dir(app)).keys
+    before = sorted(os.listdir(paths.memory_dir(billing)))
+    done = invoke("memory", "adopt", "--project", app, "--", bkey)
+    assert done.code == 0, done.out + done.err
+    assert bkey in aliases.owned(paths.memory_dir(app)).keys
+    assert sorted(os.listdir(paths.memory_dir(billing))) == before
+    assert REFUND in start(app, sid="a-5")

@@ -139,6 +139,8 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
         raise LhError(f"no memory folder {old_key!r} in {mroot}", hint="lh memory path --old")
     if os.path.realpath(old) == os.path.realpath(mdir):
         raise LhError(f"{old_key} is this project's own memory folder", hint="lh memory path --old")
+    if _consent_only(mdir, old_key, project_name(root)):
+        return
     here = migrate.ran_here(old)
     if not force:
         _refuse_owned(mroot, old_key, os.path.basename(mdir))
@@ -161,6 +163,20 @@ def _names_of(folder: str) -> str:
 
     names = sorted(aliases.project_names(folder))
     return f" ({', '.join(names)})" if names else ""
+
+
+def _consent_only(mdir: str, old_key: str, name: str) -> bool:
+    """``old_key`` is an alias of this project already, not counted (one that came by sync, or was
+    written before this machine noted the aliases it wrote, naming a live project's key: aliases.counted):
+    adopting it says the person wants it; noted, nothing moved. True when that was all there was to do."""
+    from lazy_harness.memory import aliases
+
+    if not any(r["op"] == aliases.ALIAS and r["folder"] == old_key for r in aliases.records(mdir)) \
+            or old_key in aliases.owned(mdir).keys:
+        return False
+    aliases.record(mdir, aliases.ALIAS, old_key, "adopted by hand", time.time(), project=name)
+    _say(f"{old_key} is an alias of {mdir} already; it counts as this project's now (nothing moved)")
+    return True
 
 
 def _refuse_owned(mroot: str, old_key: str, mine: str) -> None:

@@ -181,17 +181,19 @@ def consented(own: str) -> set[str]:
 
 
 def _live_keys(keys: list[str]) -> set[str]:
-    """The keys of ``keys`` that a project live on this machine is written under today: the worker's
-    record of its last key names it, its root exists and is keyed by it (``last_key``)."""
+    """The keys of ``keys`` that are a project's live on this machine: the key it is written under
+    today (the record of its last key, kept by the worker and by its session start: its root exists
+    and is keyed by it, or a record without a root, whose project cannot be told gone, as
+    ``last_key.still_owned`` reads it) or one of the aliases this machine wrote for it."""
     from lazy_harness import paths
     from lazy_harness.memory import last_key
 
     wanted, out = set(keys), set()
     for name in last_key.key_files(None):
         key, root = last_key.read(name)
-        if key in wanted and key not in out and root is not None and os.path.isdir(root) \
-                and paths.memory_key(root) == key:
-            out.add(key)
+        if not key or (root is not None and not (os.path.isdir(root) and paths.memory_key(root) == key)):
+            continue
+        out |= ({key} | consented(key)) & wanted
     return out
 
 
