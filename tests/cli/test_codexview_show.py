@@ -51,7 +51,18 @@ def test_show_context_for_codex_is_what_the_codex_session_start_hook_prints(tmp_
     assert "Codex CLI" in first and "6000 bytes" in first, first
     assert text == hook + "\n"
     assert len(claude.out) > len(text)  # Claude Code's view holds more
+    assert "Claude Code" not in claude.err, claude.err  # Codex's hooks are not installed: no word on it
+
+
+def test_show_context_names_whose_view_it_is_where_codex_is_installed_too(tmp_path, monkeypatch):
+    from lazy_harness.cli import memory_show
+
+    root = _japanese_memory(tmp_path)
+    monkeypatch.setattr(memory_show, "_codex_installed", lambda: True)
+    claude = invoke("memory", "show", "--project", root, "--section", "context")
+    assert claude.code == 0, claude.err
     assert "Claude Code" in claude.err.splitlines()[0] and "--agent codex" in claude.err, claude.err
+    assert not claude.out.startswith("(what the next")  # stdout is the hook's text alone
 
 
 def test_show_prompt_for_codex_cuts_recall_to_2000_as_the_prompt_hook_does(tmp_path):

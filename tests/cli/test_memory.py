@@ -61,7 +61,7 @@ def test_show_then_lists_everything(project):
         assert f"failure {i:02d}" in rest and f"prevent {i}" in rest
     for i in range(4):
         assert f"handoff item {i}" in rest
-    assert "sess-show" in rest
+    assert "sess-sho" in rest  # the opener by the first 8 characters of its id, as every origin
     assert "own learning one" in rest and "own learning two" in rest
     assert "foreign learning" not in rest  # learnings listed are this project's
     assert "Decisions (30," in rest and "Failures (7," in rest
@@ -220,7 +220,7 @@ def test_show_lists_open_items_with_ids_and_history_lists_closed_ones(project):
     handoff.apply_answer(mem, ["still open", "done later"], [], meta, NOW - 30 * DAY, NOW)
     handoff.apply_answer(mem, [], ["done later"], {**meta, "session_id": "sess-close"}, NOW - DAY, NOW)
     out = invoke("memory", "show", "--project", project).out.split("\n==== ", 1)[1]
-    assert f"- open item {ids.handoff_id('still open')}, " in out and "from session sess-open: still open" in out
+    assert f"- open item {ids.handoff_id('still open')}, " in out and "from session sess-ope: still open" in out
     assert "stale: open 30 days" in out and "done later" not in out and "Closed handoff items" not in out
     out = invoke("memory", "show", "--history", "--project", project).out.split("\n==== ", 1)[1]
     closed = next(ln for ln in out.split("\n") if "done later" in ln)

@@ -150,15 +150,23 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
     _show_entries(mdir, ldir, name, cfg, picked, cut)
 
 
+def _codex_installed() -> bool:
+    from lazy_harness.cli import hooks_codex
+
+    return bool(hooks_codex.inspect(ask=False).ours)
+
+
 def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent: str) -> None:
     """The very text the SessionStart hook of ``agent`` would give (same config, same builder, the same
     fitting under Codex CLI), after a line saying whose it is: on stdout for Codex CLI; for Claude
-    Code on stderr, whose stdout starts with exactly the hook's text (scripts compare it)."""
+    Code on stderr, whose stdout starts with exactly the hook's text (scripts compare it), and only
+    where Codex CLI's hooks are installed too."""
     text, _, fitted = digest_for(agent, cwd, cfg, now, "show") if cfg["context"]["enabled"] else (None, {}, "")
     whose = (f"Codex CLI session receives at its start, within {recall.CODEX_CONTEXT_BYTES} bytes of UTF-8 as its hook "
              "fits it" if agent == CODEX else "Claude Code session receives at its start; lh memory show --agent "
              "codex: what a Codex CLI session does")
-    echo(f"(what the next {whose}){fitted}", err=agent != CODEX)
+    if agent == CODEX or _codex_installed():  # why: a person using Claude Code alone needs no word on it
+        echo(f"(what the next {whose}){fitted}", err=agent != CODEX)
     if not cfg["context"]["enabled"]:
         echo(f"The next session receives nothing: context.enabled is false ({paths.config_file()}).")
         return
