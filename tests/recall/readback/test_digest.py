@@ -412,7 +412,7 @@ def test_reads_back_what_the_store_writes(project):
     store.persist(distilled, mem(project), ldir(), meta, NOW - 60, os.environ)
     text, stats = build(project)
     assert stats["shown"] == {"handoff": 2, "failures": 1, "decisions": 1, "learnings": 1}, stats
-    for expected in ("check the -> arrow item", "a box still open", "sess-store-1",
+    for expected in ("check the -> arrow item", "a box still open", "from session sess-sto:",
                      ms.iso(NOW - 60)[:16].replace("T", " "),
                      "Prevention: run claude -p with stdin from /dev/null.", "Spool tasks as files.",
                      "Rationale: rename is atomic.", "Titles: with 'quotes', \"double\" and # marks",
