@@ -7,34 +7,20 @@ Two homes syncing through one bare remote with real git (tests/test_handoff_boun
 
 import os
 import shutil
-import time
 
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import handoff, last_key
-from tests.test_handoff_bounce_origin import ITEM, Machine, _commits_touching, _git, _state_of
+from lazy_harness.memory import last_key
+from tests.test_handoff_bounce_origin import _commits_touching, _git, _state_of, two_machines
 
 
 @pytest.fixture
 def adopted(tmp_path):
     """A and B after A adopted the folder of its moved project and both merged that: (a, b, the new
     root, the adopted key, the project's key, remote, the item's id)."""
-    remote = str(tmp_path / "remote.git")
-    _git("init", "-q", "--bare", "-b", "main", remote)
-    a, b = Machine(str(tmp_path / "a"), remote), Machine(str(tmp_path / "b"), remote)
-    was = os.path.join(a.home, "src", "app")
-    os.makedirs(was)
-    _git("init", "-q", was)
-    old = paths.memory_dir(was, a.env)
-    os.makedirs(old)
-    now = time.time()
-    handoff.apply_answer(old, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, now, now)
-    last_key.remember_key(was, old, a.env)  # as the worker does after a task: the project ran here
-    hid = handoff.id_for({}, ITEM)
-    a.sync()
-    b.sync()
-    assert _state_of(b.folder(os.path.basename(old)), hid) == "open"
+    # the worker's record after a task: the project ran here
+    a, b, was, old, remote, hid = two_machines(tmp_path, os.path.join("src", "app"), last_key.remember_key)
     root = os.path.join(a.home, "work", "app")
     os.makedirs(os.path.dirname(root))
     shutil.move(was, root)

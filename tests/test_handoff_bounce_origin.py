@@ -69,24 +69,34 @@ def _commits_touching(remote: str, since: str, rel: str) -> list[str]:
     return _git("--git-dir", remote, "log", "--format=%H", f"{since}..main", "--", rel).split()
 
 
+def two_machines(tmp_path, where: str, before_sync=None) -> tuple[Machine, Machine, str, str, str, str]:
+    """Machines A and B on one bare remote, A with a git project at ``where`` (under its home) whose
+    path-keyed memory holds one open item, merged by both: (a, b, the project, its memory folder,
+    the remote, the item's id). ``before_sync(root, folder, env)`` runs before the first round."""
+    remote = str(tmp_path / "remote.git")
+    _git("init", "-q", "--bare", "-b", "main", remote)
+    a, b = Machine(str(tmp_path / "a"), remote), Machine(str(tmp_path / "b"), remote)
+    root = os.path.join(a.home, where)
+    os.makedirs(root)
+    _git("init", "-q", root)
+    folder = paths.memory_dir(root, a.env)
+    os.makedirs(folder)
+    now = time.time()
+    handoff.apply_answer(folder, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, now, now)
+    if before_sync is not None:
+        before_sync(root, folder, a.env)
+    hid = handoff.id_for({}, ITEM)
+    a.sync()
+    b.sync()
+    assert _state_of(b.folder(os.path.basename(folder)), hid) == "open"
+    return a, b, root, folder, remote, hid
+
+
 @pytest.fixture
 def moved(tmp_path):
     """A and B after A's project ``app`` gained an origin and both merged the move: (a, b, root,
     path key, origin key, remote, the item's id)."""
-    remote = str(tmp_path / "remote.git")
-    _git("init", "-q", "--bare", "-b", "main", remote)
-    a, b = Machine(str(tmp_path / "a"), remote), Machine(str(tmp_path / "b"), remote)
-    root = os.path.join(a.home, "src", "app")
-    os.makedirs(root)
-    _git("init", "-q", root)
-    by_path = paths.memory_dir(root, a.env)
-    os.makedirs(by_path)
-    now = time.time()
-    handoff.apply_answer(by_path, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, now, now)
-    hid = handoff.id_for({}, ITEM)
-    a.sync()
-    b.sync()
-    assert _state_of(b.folder(os.path.basename(by_path)), hid) == "open"
+    a, b, root, by_path, remote, hid = two_machines(tmp_path, os.path.join("src", "app"))
     _git("-C", root, "remote", "add", "origin", ORIGIN)
     by_origin = paths.memory_dir(root, a.env)
     assert by_origin != by_path
