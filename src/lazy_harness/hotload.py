@@ -85,7 +85,7 @@ HOT = (
     # the recall subpackages' __init__ hold only a docstring (ADR 0047)
     "lazy_harness.recall", "lazy_harness.recall.readback", "lazy_harness.recall.prompt", "lazy_harness.recall.index",
     "lazy_harness.recall.embed", "lazy_harness.recall.resident",
-    "lazy_harness.recall.readback.digest",
+    "lazy_harness.recall.readback.digest", "lazy_harness.recall.readback.codex_fit",  # the second: Codex's starts
     "lazy_harness.recall.readback.learnings",  # os-only: SessionStart's learning heads, kept while unchanged
     "lazy_harness.recall.prompt.worth_searching", "lazy_harness.recall.prompt.recall",
     "lazy_harness.recall.prompt.rank", "lazy_harness.recall.prompt.already_shown",

@@ -27,6 +27,7 @@ from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
+from lazy_harness.recall.readback import codex_fit as fitting
 from lazy_harness.recall.readback import digest as recall
 
 TYPE_CHECKING = False
@@ -162,8 +163,8 @@ def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent
     Code on stderr, whose stdout starts with exactly the hook's text (scripts compare it), and only
     where Codex CLI's hooks are installed too."""
     text, _, fitted = digest_for(agent, cwd, cfg, now, "show") if cfg["context"]["enabled"] else (None, {}, "")
-    whose = (f"Codex CLI session receives at its start, within {recall.CODEX_CONTEXT_BYTES} bytes of UTF-8 as its hook "
-             "fits it" if agent == CODEX else "Claude Code session receives at its start; lh memory show --agent "
+    whose = (f"Codex CLI session receives at its start, within {fitting.CODEX_CONTEXT_BYTES} bytes of UTF-8 as its "
+             "hook fits it" if agent == CODEX else "Claude Code session receives at its start; lh memory show --agent "
              "codex: what a Codex CLI session does")
     if agent == CODEX or _codex_installed():  # why: a person using Claude Code alone needs no word on it
         echo(f"(what the next {whose}){fitted}", err=agent != CODEX)
@@ -176,11 +177,11 @@ def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent
 
 def digest_for(agent: str, cwd: str, cfg: Config, now: float, source: str) -> tuple[str | None, dict, str]:
     """(the SessionStart text, its stats, hooks.log's words on the fitting): Claude Code's digest, or a
-    Codex CLI session's, fitted as its hook fits it (``digest.codex_fit``)."""
+    Codex CLI session's, fitted as its hook fits it (``readback.codex_fit``)."""
     text, stats = recall.digest(cwd, cfg, os.environ, now, source, trouble=_trouble)
     if agent != CODEX:
         return text, stats, ""
-    text, fitted_stats, fitted = recall.codex_fit(cwd, cfg, os.environ, now, source, text, stats, trouble=_trouble)
+    text, fitted_stats, fitted = fitting.codex_fit(cwd, cfg, os.environ, now, source, text, stats, trouble=_trouble)
     return text, fitted_stats or stats, fitted
 
 

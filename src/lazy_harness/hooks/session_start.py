@@ -17,7 +17,7 @@ logged by hooks/entry.py, which always exits 0.
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
     read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext;
-                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (digest.codex_fit)
+                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (readback.codex_fit)
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
     tell_recurred    a failure memory showed a session and it hit again, told to the person once
@@ -286,9 +286,11 @@ def read_digest(s: Start) -> str:
 
 
 def codex_fit(s: Start, own: tuple[str, ...]) -> str:
-    """Under Codex CLI: the digest within CODEX_CONTEXT_BYTES of UTF-8 (``digest.codex_fit``, which
+    """Under Codex CLI: the digest within CODEX_CONTEXT_BYTES of UTF-8 (``readback.codex_fit``, which
     ``lh memory show --agent codex`` calls too); its words for hooks.log name the cap."""
-    s.text, s.stats, words = recall.codex_fit(s.cwd, s.cfg, s.env, s.now, s.source, s.text, s.stats, own,
+    from lazy_harness.recall.readback import codex_fit as fitting  # why here: Codex sessions only
+
+    s.text, s.stats, words = fitting.codex_fit(s.cwd, s.cfg, s.env, s.now, s.source, s.text, s.stats, own,
                                               trouble_of(s.env))
     return words
 

@@ -331,36 +331,6 @@ def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: st
     return text, stats
 
 
-# why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
-# (the model would see a truncated digest and a path). Tokens follow bytes more than characters: a
-# Japanese or Chinese character is 3 bytes of UTF-8 and about a token, an English one 1 byte and a
-# quarter of one (measured against codex 0.171.0); 6,000 bytes stay near 2,000 tokens in any script
-CODEX_CONTEXT_BYTES = 6000
-CODEX_FITS = 3  # renders again at most, each with less room, to bring a text within CODEX_CONTEXT_BYTES
-
-
-def codex_fit(cwd: str, cfg: Config, env: Env, now: float, source: str, text: str | None, stats: dict | None,
-              session: str | tuple[str, ...] = "", trouble: Callable[[], tuple[int, str | None]] | None = None
-              ) -> tuple[str | None, dict | None, str]:
-    """A Codex CLI session's digest: while ``text``'s UTF-8 is over CODEX_CONTEXT_BYTES, render it again
-    with ``context.max_chars`` scaled down by as much (a little more), at most CODEX_FITS times; whole
-    entries, as any budget gives. (text, stats, the words for hooks.log naming the cap)."""
-    size = len(text.encode("utf-8")) if text else 0
-    again = ""
-    for _ in range(CODEX_FITS):
-        if size <= CODEX_CONTEXT_BYTES or stats is None:
-            break
-        budget = int(stats["max_chars"]) * CODEX_CONTEXT_BYTES * 97 // (size * 100)
-        smaller: Config = {**cfg, "context": {**cfg["context"], "max_chars": budget}}
-        text, stats = digest(cwd, smaller, env, now, source, session, trouble)
-        if text:  # why: the footer would name this smaller room as the person's context.max_chars
-            text = text.replace(f"(context.max_chars is {budget})", "(the room Codex CLI gives a hook's text)")
-        size = len(text.encode("utf-8")) if text else 0
-        again = f", rendered again within {budget} chars"
-    over = "; over it still: Codex shows a preview" if size > CODEX_CONTEXT_BYTES else ""
-    return text, stats, f" (codex: {size}/{CODEX_CONTEXT_BYTES} bytes{again}{over})" if text else ""
-
-
 def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> list[Section]:
     """``(name, heading lines, item lines)`` of every section, in priority order, screened by the hold
     check; a section that fails to read is empty, its error in ``stats["errors"]``."""
