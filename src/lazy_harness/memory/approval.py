@@ -382,7 +382,8 @@ def present_approvals(memory_roots: Iterable[str], learnings_dirs: Iterable[str]
 
 def entry_texts(memory_dir: str, wanted: set[str]) -> dict[str, list[str]]:
     """``{id: the texts the check reads of the decisions, failures and open items carrying it}`` for
-    the ids of ``wanted`` (one read of each file)."""
+    the ids of ``wanted`` (one read of each file); of a decision's or failure's, the one of the summary
+    the id is the hash of first."""
     if not wanted:
         return {}
     from lazy_harness.memory import files, handoff, trust
@@ -395,7 +396,11 @@ def entry_texts(memory_dir: str, wanted: set[str]) -> dict[str, list[str]]:
             if isinstance(rec, dict) and "op" not in rec and isinstance(rec.get("summary"), str):
                 eid = ids.of_record(rec, kind)
                 if eid in wanted:
-                    out.setdefault(eid, []).append(trust.text_of(rec, kind))
+                    texts = out.setdefault(eid, [])
+                    # why first: the text the id is the hash of is the entry an approval by that id signs
+                    # (held_review.approve), not another writer's line carrying it (ids.claimed, ADR 0059)
+                    texts.insert(0 if ids.derives(eid, kind, ids.key_of(kind, rec["summary"])) else len(texts),
+                                 trust.text_of(rec, kind))
     if any(ids.kind_of(w) == "handoff" for w in wanted):
         for item in handoff.open_for_reading(memory_dir):
             if item["id"] in wanted:

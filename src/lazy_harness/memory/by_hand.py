@@ -32,11 +32,12 @@ def reason_of(text: str) -> str:
 
 
 def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str,
-             same: Callable[[T], object] | None = None) -> T | None:
+             same: Callable[[T], object] | None = None, key: Callable[[T], str] | None = None) -> T | None:
     """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming
-    each, unless ``same`` gives them one text (copies of one entry)."""
+    each, unless ``same`` gives them one text (copies of one entry) or ``key`` tells the one whose text
+    the id is the hash of (``ids.claimed``: a line of another writer carrying it)."""
     try:
-        return ids.one_of(eid, found, name, same)
+        return ids.one_of(eid, found, name, same, key)
     except LookupError as exc:
         raise LhError(str(exc), hint=hint) from None
 
@@ -71,15 +72,16 @@ def one_learning(lid: str, found: list[str]) -> list[str]:
 
 
 def entry_exists(memory_dir: str, eid: str, kind: str) -> bool:
-    """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is exactly ``eid``; refused
-    when two of different summaries do (a pair written before ids were checked for collisions). A line
-    copied by hand (the same id and summary) is the same entry."""
+    """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is exactly ``eid``. A line
+    copied by hand (the same id and summary) is the same entry; of lines of different summaries, the
+    one whose summary the id is the hash of (another writer's line carrying it takes nothing from it,
+    ``ids.claimed``); refused when none or several are (two summaries of one 8 hex characters)."""
     name = files.DECISIONS if kind == "decision" else files.FAILURES
     path = os.path.join(memory_dir, name)
     found = [rec for rec in files.read_entries(path) if ids.of_record(rec, kind) == eid]
     return _the_one(eid, found, lambda rec: repr(one_line(rec.get("summary"))[:80]),
-                    f"give one of them an \"id\" of its own in {path}",
-                    lambda rec: normalise(rec.get("summary"))) is not None
+                    f"give one of them its own id as its \"id\" in {path}",
+                    lambda rec: normalise(rec.get("summary")), lambda rec: normalise(rec.get("summary"))) is not None
 
 
 def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
@@ -422,7 +424,8 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
         kind = ids.kind_of(eid)
         if kind is None:
             raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory held")
-        one = _the_one(eid, by_id.get(eid, []), _named, "lh memory held")
+        one = _the_one(eid, by_id.get(eid, []), _named, "lh memory held",
+                       key=None if kind == "learning" else lambda h: normalise(h.get("text")))
         if one is None:
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
         # why every file: a copy of the learning left held (or waiting) would keep it from sessions

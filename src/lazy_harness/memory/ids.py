@@ -120,16 +120,49 @@ def derives(eid: str, kind: str, key: str) -> bool:
 
 
 def one_of(eid: str, found: list[T], name: Callable[[T], str] = str,
-           same: Callable[[T], object] | None = None) -> T | None:
+           same: Callable[[T], object] | None = None, key: Callable[[T], str] | None = None) -> T | None:
     """The one entry of ``found`` (those carrying ``eid``), None when there is none; refuses (a
     ``LookupError`` with one line naming each, by ``name(entry)``) when two or more carry it. With
-    ``same``, entries of one ``same(entry)`` (their text) are one entry: a line or file copied by hand."""
+    ``same``, entries of one ``same(entry)`` (their text) are one entry: a line or file copied by hand.
+    With ``key`` (an entry's identity, :func:`key_of`), an id that entries of several identities carry
+    is the one whose identity it is the hash of, when one alone is (:func:`claimed`, ADR 0059)."""
     if same is not None and found and all(same(f) == same(found[0]) for f in found[1:]):
         return found[0]
     if len(found) < 2:
         return found[0] if found else None
+    if key is not None:
+        return claimed(eid, found, name, key)
     named = "; ".join(name(f) for f in found)
     raise LookupError(f"{eid} names {len(found)} entries (written before ids were checked for collisions): {named}")
+
+
+def claimed(eid: str, found: list[T], name: Callable[[T], str], key: Callable[[T], str]) -> T:
+    """The entry of ``found`` (entries of more than one identity, ``key``, all carrying ``eid``) whose
+    identity ``eid`` is the hash of (:func:`derives`), when one identity alone is; else a
+    ``LookupError`` naming each entry with the id of its own it takes (:func:`own_id`).
+
+    why: a line another writer brought (``lh sync`` merges any line a peer, or whoever can push to the
+    remote, wrote) may carry the id of one of this machine's entries under another text; the id stays
+    the entry's it was made from, and a line that merely carries it never takes an action away from it.
+    Two identities that both hash to it (8 hex characters collide) cannot be told apart: refused."""
+    kind = kind_of(eid) or "decision"
+    keys = [key(f) for f in found]
+    rightful = [f for f, k in zip(found, keys, strict=True) if derives(eid, kind, k)]
+    if rightful and len({key(f) for f in rightful}) == 1:
+        return rightful[0]
+    named = "; ".join(f"{name(f)} (its own id: {own_id(eid, k, keys)})" for f, k in zip(found, keys, strict=True))
+    raise LookupError(f"{eid} names {len(found)} entries of different texts (one may have come with lh sync from "
+                      f"another machine): {named}")
+
+
+def own_id(eid: str, key: str, keys: list[str]) -> str:
+    """The id the entry of identity ``key`` takes apart from the other identities ``keys`` that carry
+    ``eid``: the shortest one of its own hash (:func:`fresh`) none of them holds."""
+    kind = kind_of(eid) or "decision"
+    taken = {PREFIXES[kind] + long_hex(k)[:n]: k for k in set(keys) - {key} for n in range(HEX, LONGEST + 1)}
+    if not derives(eid, kind, key):
+        taken.setdefault(eid, "")  # why: the id it carries is another's; its own derived one comes first
+    return fresh(kind, key, taken)
 
 
 def entry_id(kind: str, summary: object) -> str:
