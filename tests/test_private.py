@@ -74,7 +74,7 @@ def test_every_folder_of_ours_is_looked_at_and_the_fix_named(tmp_path):
     assert private.fix(found[0][1], found[0][2]) == f"chmod 700 {paths.logs_dir()}"
     assert "XDG_CACHE_HOME" in private.fix("/x", "/x belongs to uid 1, not to you (uid 0)")
     assert {what for what, _, _ in private.folders()} == {"data", "cache", "recall", "queue", "state", "logs",
-                                                         "config"}
+                                                         "machine state", "config"}
 
 
 def test_a_config_file_others_may_write_is_not_read(tmp_path, monkeypatch):

@@ -366,11 +366,33 @@ def synced_in_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(state_dir(env), "synced-in")
 
 
+def machine_state_dir(env: Mapping[str, str] | None = None) -> str:
+    """``$XDG_STATE_HOME/lazy-harness``, else ``~/.local/state/lazy-harness``: what this machine keeps
+    about the whole memory, whichever Claude Code profile (``$CLAUDE_CONFIG_DIR``) runs. why not a
+    profile's ``<queue>/state``: the memory (the data folder) is every profile's, and a record one
+    profile kept was missing in the others (ADR 0035); why not the cache: deleting a cache must not
+    lose the aliases the person consented to. Never synced."""
+    return os.path.join(_xdg(_env(env), "XDG_STATE_HOME", ".local", "state"), "lazy-harness")
+
+
 def last_key_file(root: str, env: Mapping[str, str] | None = None) -> str:
-    """The memory key the worker last wrote for the project at ``root``, the root, and which repository
-    was there (machine-local, up to three lines): a key that differs from today's says the project's
-    origin changed, when the repository is the same one (memory/migrate.py)."""
-    return os.path.join(state_dir(env), "keys", project_key(root))
+    """The memory key the project at ``root`` was last written under, the root, and which repository
+    was there (machine-local, up to three lines, in :func:`machine_state_dir`): a key that differs
+    from today's says the project's origin changed, when the repository is the same one
+    (memory/migrate.py)."""
+    return os.path.join(machine_state_dir(env), "keys", project_key(root))
+
+
+def alias_consent_file(memory_key: str, env: Mapping[str, str] | None = None) -> str:
+    """The aliases this machine wrote for the memory folder of ``memory_key``, one key a line
+    (memory/aliases.py ``counted``), in :func:`machine_state_dir`."""
+    return os.path.join(machine_state_dir(env), "aliases", memory_key)
+
+
+def profile_records_dir(kind: str, env: Mapping[str, str] | None = None) -> str:
+    """Where versions before kept the ``kind`` records (``keys``: :func:`last_key_file`, ``aliases``:
+    :func:`alias_consent_file`): in each profile's ``<queue>/state``. Read, never written."""
+    return os.path.join(state_dir(env), kind)
 
 
 def notice_file(env: Mapping[str, str] | None = None) -> str:

@@ -278,7 +278,8 @@ def folders(env: Mapping[str, str] | None = None) -> list[tuple[str, str, bool]]
     """Every folder lazy-harness keeps for itself: (what it is, its path, strict)."""
     out = [("data", paths.data_dir(env), False), ("cache", paths.cache_dir(env), False),
            ("recall", paths.recall_dir(env), True), ("queue", paths.queue_dir(env), False),
-           ("state", paths.state_dir(env), False), ("logs", paths.logs_dir(env), False)]
+           ("state", paths.state_dir(env), False), ("machine state", paths.machine_state_dir(env), False),
+           ("logs", paths.logs_dir(env), False)]
     config = paths.own_config_dir(env)
     return out + [("config", config, False)] if config else out
 
@@ -348,7 +349,7 @@ def fix(path: str, why: str, uid: int | None = None) -> str:
         return f"chmod go-w {path}"
     if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:
         return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
-                "LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
+                "XDG_STATE_HOME, LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
     return f"chmod 700 {path}"
 
 

@@ -94,6 +94,7 @@ def drained(tmp_path_factory):
         return {"tmp": tmp, "before": before, "after": rig.snapshot(tmp), "tokens": tokens, "outside": outside,
                 "memory": rig.memory(proj), "learnings": paths.learnings_dir(), "queue": q, "logs": paths.logs_dir(),
                 "records": os.path.join(str(model), fake_claude.RECORDS), "cache": paths.cache_dir(),
+                "machine_state": paths.machine_state_dir(),
                 "ledger": paths.ledger_file(),
                 "done": [queue.read_task(os.path.join(q, "done", n)) for n in rig.tasks("done")],
                 "left": rig.tasks("") + rig.tasks("processing") + rig.tasks("failed"),
@@ -113,7 +114,8 @@ def _allowed(rel: str, roots: list[str], tmp) -> bool:
 def test_nothing_is_written_outside_the_memory_and_learnings_folders(drained):
     tmp = drained["tmp"]
     roots = [drained["memory"], drained["learnings"], drained["queue"], drained["logs"], drained["records"],
-             drained["cache"], drained["ledger"]]  # the search index the worker refreshes; the cost ledger
+             drained["cache"], drained["ledger"], drained["machine_state"]]
+    # the search index the worker refreshes; the cost ledger; the key each project was last written under
     stray = [p for p in rig.changed(drained["before"], drained["after"]) if not _allowed(p, roots, tmp)]
     assert stray == []
     assert os.listdir(drained["outside"]) == []

@@ -165,16 +165,29 @@ def counted(own: str, named: list[str]) -> list[str]:
 
 
 def consent_file(own: str) -> str:
-    """The aliases this machine wrote for the memory folder of key ``own``, one key a line: machine-local
-    (``<queue>/state/aliases/<key>``), never synced."""
+    """The aliases this machine wrote for the memory folder of key ``own``, one key a line: machine-local,
+    one for every Claude Code profile as the memory is (``paths.alias_consent_file``), never synced."""
     from lazy_harness import paths
 
-    return os.path.join(paths.state_dir(), "aliases", own)
+    return paths.alias_consent_file(own)
 
 
 def consented(own: str) -> set[str]:
+    """The aliases this machine wrote for the folder of key ``own`` (:func:`consent_file`), and those a
+    version before noted in this profile's ``<queue>/state/aliases``."""
+    from lazy_harness import paths
+
+    return _consents(consent_file(own)) | _consents(os.path.join(paths.profile_records_dir("aliases"), own))
+
+
+def _consents(path: str) -> set[str]:
+    """The keys the consent file ``path`` names; none from a folder others may write (``last_key.trusted``)."""
+    from lazy_harness.memory import last_key
+
+    if not last_key.trusted(os.path.dirname(path)):
+        return set()
     try:
-        with open(consent_file(own), encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8", errors="replace") as fh:
             return {line.strip() for line in fh.read(1 << 20).split("\n") if line.strip()}
     except OSError:
         return set()
@@ -184,27 +197,33 @@ def _live_keys(keys: list[str]) -> set[str]:
     """The keys of ``keys`` that are a project's live on this machine: the key it is written under
     today (the record of its last key, kept by the worker and by its session start: its root exists
     and is keyed by it, or a record without a root, whose project cannot be told gone, as
-    ``last_key.still_owned`` reads it) or one of the aliases this machine wrote for it."""
+    ``last_key.still_owned`` reads it) or one of the aliases this machine wrote for it. All of them
+    while the records folder may not be trusted: what it says is unknown, and a key counted live only
+    keeps a synced alias from counting."""
     from lazy_harness import paths
     from lazy_harness.memory import last_key
 
+    if not last_key.trusted(os.path.dirname(paths.last_key_file("/"))):
+        return set(keys)
     wanted, out = set(keys), set()
-    for name in last_key.key_files(None):
-        key, root = last_key.read(name)
-        if not key or (root is not None and not (os.path.isdir(root) and paths.memory_key(root) == key)):
+    for key, root in last_key.recorded_roots(None):
+        if (root is not None and not (os.path.isdir(root) and paths.memory_key(root) == key)):
             continue
         out |= ({key} | consented(key)) & wanted
     return out
 
 
 def _consent(own: str, value: str) -> None:
-    """Note that this machine wrote the alias ``value`` in the folder of key ``own`` (:func:`counted`)."""
-    from lazy_harness.atomic import append_line, ensure_dir
+    """Note that this machine wrote the alias ``value`` in the folder of key ``own`` (:func:`counted`),
+    in the machine's file also when this profile noted it before (the other profiles read only that
+    one). Raises ``private.UnsafeFolder`` when its folder may not be used."""
+    from lazy_harness.atomic import append_line
+    from lazy_harness.memory import last_key
 
-    if value in consented(own):
-        return
     path = consent_file(own)
-    ensure_dir(os.path.dirname(path))
+    if value in _consents(path):
+        return
+    last_key.private_folder(os.path.dirname(path))
     append_line(path, value, heal=True)
 
 

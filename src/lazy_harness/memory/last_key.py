@@ -1,12 +1,18 @@
-"""The key each project was last written under, kept per project root (``<queue>/state/keys/``, one
-small file each, machine-local): the key, the root itself, and which repository was there. A key
+"""The key each project was last written under, kept per project root (``paths.last_key_file``: one
+small file each in ``$XDG_STATE_HOME/lazy-harness/keys``, machine-local, one folder for every Claude
+Code profile, as the memory is): the key, the root itself, and which repository was there. A key
 that differs from today's says the project's origin changed (memory/migrate.py); the roots say which
-projects are live on this machine (memory/aliases.py's ``known_projects``), also once Claude Code
-deleted their transcripts.
+projects are live on this machine (memory/aliases.py's ``known_projects`` and ``counted``), also once
+Claude Code deleted their transcripts.
 
-Written by the worker after each task, by migrate after each move, and by ``lh memory adopt|assign``;
-read by SessionStart (one small read), migrate, aliases and the page. Hot path: only ``os`` and our
-hot-path modules at import time.
+Written by the worker after each task, by migrate after each move, by SessionStart for a project it
+finds no record of, and by ``lh memory adopt|assign``; read by SessionStart (one small read),
+migrate, aliases and the page. A version before kept these records in each profile's
+``<queue>/state/keys``: those of the profile running are still read (:func:`read_record`,
+:func:`key_files`), never written. A records folder that is not the person's own and closed to
+others' writes (private.py) is neither read nor written.
+
+Hot path: only ``os`` and our hot-path modules at import time.
 """
 
 from __future__ import annotations
@@ -29,15 +35,56 @@ def read_record(path: str) -> tuple[str, str | None, str]:
     """(the key, the project root, the repository's identity) a last-key file holds: up to three
     lines, the root only in files written since it was kept (an older file holds the key alone), the
     identity (:func:`identity`) only in files written since it was kept; ("", None, "") when it cannot
-    be read."""
+    be read. A record missing at ``path`` is read where a version before kept it (:func:`_kept_before`)."""
+    got = _read_at(path)
+    if got is None:
+        before = _kept_before(path)
+        got = _read_at(before) if before else None
+    return got or ("", None, "")
+
+
+def _read_at(path: str, checked: bool = False) -> tuple[str, str | None, str] | None:
+    """The record at ``path``; None when it is missing or cannot be read, or when its folder may not
+    be trusted (:func:`trusted`; ``checked``: the caller looked already)."""
+    if not checked and not trusted(os.path.dirname(path)):
+        return None
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             lines = fh.read(8192).split("\n")
     except OSError:
-        return "", None, ""
+        return None
     root = lines[1].strip() if len(lines) > 1 else ""
     kept = lines[2].strip() if len(lines) > 2 else ""
     return lines[0].strip(), root if os.path.isabs(root) else None, kept
+
+
+def _kept_before(path: str) -> str | None:
+    """The same record in this process's profile's ``<queue>/state/keys``, where versions before kept
+    it; None for a ``path`` outside this process's records folder. why this process's: the path does
+    not say which profile a caller's ``env`` names; the hooks, the worker and the commands run with
+    the process's own."""
+    if os.path.dirname(path) != os.path.dirname(paths.last_key_file("/")):
+        return None
+    return os.path.join(paths.profile_records_dir("keys"), os.path.basename(path))
+
+
+def trusted(folder: str) -> bool:
+    """Whether the records folder ``folder`` and the folder holding it may be read: missing, or the
+    person's own and closed to others' writes (``private.problem``). why: a record there makes a
+    project live (which keeps a synced alias from counting), says whose key a folder was (an origin
+    change takes its memory over) and notes the aliases the person consented to."""
+    from lazy_harness import private  # why here: the hooks' entry imported it already; others rarely ask
+
+    return private.problem(folder) is None and private.problem(os.path.dirname(folder)) is None
+
+
+def private_folder(folder: str) -> str:
+    """``folder`` (a records folder in ``paths.machine_state_dir``) and the folder holding it, made
+    private when missing (``private.make``); ``private.UnsafeFolder`` when one may not be used."""
+    from lazy_harness import private
+
+    private.make(os.path.dirname(folder))
+    return private.make(folder)
 
 
 def identity(root: str) -> str:
@@ -90,21 +137,28 @@ def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
     move); written only when one of them changed. why the root: a project whose folder still exists is
     live (``recorded_roots``), also once Claude Code deleted its transcripts, the other proof of where
     a project is. why the identity: a key changed at this path is taken over only by the repository
-    it was written for, not by another one made in the same folder (:func:`same_repository`)."""
+    it was written for, not by another one made in the same folder (:func:`same_repository`). Raises
+    ``private.UnsafeFolder`` when the records folder may not be used."""
     from lazy_harness.atomic import atomic_write
 
     key = os.path.basename(memory_dir.rstrip(os.sep))
     kept = root if os.path.isabs(root) and "\n" not in root else None  # why: a root must be one line
     repo = identity(root)
     path = paths.last_key_file(root, env)
-    if read_record(path) != (key, kept, repo):
+    if _read_at(path) != (key, kept, repo):  # why not read_record: one kept before is no record here yet
+        private_folder(os.path.dirname(path))
         atomic_write(path, "\n".join((key, kept or "", repo)).rstrip("\n") + "\n")
 
 
 def recorded_roots(env: Env | None = None) -> list[tuple[str, str | None]]:
     """(last memory key, project root or None for a file written before roots were kept) of every
-    project the worker wrote for on this machine (``<queue>/state/keys``)."""
-    return [kr for kr in map(read, key_files(env)) if kr[0]]
+    project the worker wrote for on this machine (:func:`key_files`)."""
+    out = []
+    for name in key_files(env):
+        got = _read_at(name, checked=True)
+        if got and got[0]:
+            out.append(got[:2])
+    return out
 
 
 def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
@@ -112,11 +166,11 @@ def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
     under it whose folder exists and is keyed by it today, or ``?`` for a file that records ``key``
     without a root (written before roots were kept: it cannot be told dead). None when no other does.
     why: two clones of one repository share a memory; one changing its origin must not take it."""
-    mine = paths.last_key_file(root, env)
+    mine = os.path.basename(paths.last_key_file(root, env))  # why the name: it may be one kept before
     for name in key_files(env):
-        if name == mine:
+        if os.path.basename(name) == mine:
             continue
-        last, other = read(name)
+        last, other = (_read_at(name, checked=True) or ("", None, ""))[:2]
         if last != key:
             continue
         if other is None:
@@ -127,8 +181,17 @@ def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
 
 
 def key_files(env: Env | None) -> list[str]:
-    folder = os.path.dirname(paths.last_key_file("/", env))
-    try:
-        return [os.path.join(folder, n) for n in sorted(os.listdir(folder))]
-    except OSError:
-        return []
+    """The last-key record of each project root, by name: the machine's (``paths.last_key_file``),
+    else the one a version before kept in this profile's ``<queue>/state/keys``; none from a folder
+    that may not be trusted (:func:`trusted`)."""
+    out: dict[str, str] = {}
+    for folder in (os.path.dirname(paths.last_key_file("/", env)), paths.profile_records_dir("keys", env)):
+        if not trusted(folder):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            out.setdefault(name, os.path.join(folder, name))
+    return [out[name] for name in sorted(out)]

@@ -192,7 +192,7 @@ def ran_here(folder: str, env: Env | None = None, folders: dict[str, str | None]
     """Whether the project of the memory folder ``folder`` ran or was written for on this machine.
     Always for a remote key (the same project on every machine) and for memory that is not synced
     (no repository in the data folder: every folder in it was written here). For a path key: the
-    worker recorded that key or a root keyed by it (``<queue>/state/keys``), or Claude Code keeps a
+    worker recorded that key or a root keyed by it (``paths.last_key_file``), or Claude Code keeps a
     project folder of that key, or one whose transcripts ran in a project keyed by it. why: every
     memory folder syncs, and a path-keyed one that arrived from another machine is the memory of a
     project that lives there. ``folders``: ``aliases.claude_folders`` when the caller read it already
