@@ -23,7 +23,8 @@ These fields are what the entry says, not proof: anyone with the sync remote can
 this machine's host name too. What ``lh sync`` brought in is recorded on this machine as it arrives
 (sync/arrivals.py, ``paths.synced_in_file``), and :func:`describe` labels it synced whatever its
 ``machine`` says (ADR 0032, "how a line arrived"). Nor are they checked as an entry's text is: it
-shows each only in the shape its writer gives it, never a secret (:data:`_SHAPES`, ADR 0033).
+shows each only in the shape its writer gives it, never a secret, nor what the hold check holds once
+the name is read as words (:data:`_SHAPES`, :func:`as_words`, ADR 0033).
 Hot path: only ``os`` at import time.
 """
 
@@ -103,8 +104,19 @@ _SHAPES = {"machine": (_HOST, 253, "", 40), "author": (_HOST | frozenset("@"), 6
            "session": (_ASCII | frozenset("-_"), 128, "?", 8), "agent": (_HOST, 20, "an unnamed agent's", 20)}
 _ANY_SCRIPT = ("project", "author")
 # why kept: the index's writer describes every entry, and one memory names a few machines, authors and
-# projects; the hold check of a value that may hold a key is read once per process
+# projects; each value's hold check is read once per process
 _SHOWN: dict[tuple[str, str], str] = {}
+# the hold check of a name read as words, kept between starts (:func:`keep_verdicts`); None: asked anew
+_KEPT: list[Callable[[str], str | None]] = []
+
+
+def keep_verdicts(reason: Callable[[str], str | None] | None) -> None:
+    """Read the hold check of a name through ``reason`` (``held.Kept.reason``: ``trust.reason``, its
+    verdicts kept in a file between starts), or ask the rules each time (None). why: a name in letters
+    outside ASCII sends the rules to their other languages (``re`` and their tables, about 60 ms), and
+    names of several words load their cheap look (1.5 ms): at every start, unless kept."""
+    _KEPT[:] = [reason] if reason else []
+    _SHOWN.clear()  # why: a name shaped by the rules alone is shaped again through the kept verdicts
 
 
 def name_shown(value: object, field: str) -> str:
@@ -131,14 +143,32 @@ def _shape(text: str, field: str) -> str:
         return otherwise
     if field == "session":  # why cut here: 8 characters say which session, too few to carry a key or an order
         return text[:8]
-    if not ORDER_WORDS.isdisjoint(_parts(text.lower())):
+    if len(text) > NO_SPACE_CAP and _unspaced_script(text):
         return otherwise
-    if _may_hold_a_secret(text):
-        from lazy_harness.memory import trust
-
-        if trust.reason(text):
-            return otherwise
+    words = as_words(text)
+    if not ORDER_WORDS.isdisjoint(words.lower().split()) or _held(text, words):
+        return otherwise
     return _short(text, cap)
+
+
+def _held(text: str, words: str) -> bool:
+    """Whether the hold check holds the value ``text`` read as ``words`` (:func:`as_words`): an order
+    in it, or, when it may hold a key (:func:`_may_hold_a_secret`), a secret or an order in it as written.
+    why the words: the rules read words, and a name joins its own (``IgnoreAllPreviousInstructions``,
+    ``push.to.main.without.review``). why not a lone ASCII word (``proj``, ``alice``): the rules match
+    wordings of several words, :data:`ORDER_WORDS` has the lone words of an order, and the rules' cheap
+    look (trust_words.py, 1.5 ms to load) is then never loaded by a start that shows ordinary names.
+    A name in another script is always read: letters outside ASCII send it to the rules in other
+    languages (``re``, once per process: about 60 ms)."""
+    from lazy_harness.memory import trust
+
+    if " " in words or not words.isascii():
+        if _KEPT:
+            if _KEPT[0](words):  # why reason, not hostile alone: a secret in the words is held as well
+                return True
+        elif trust.hostile(words):
+            return True
+    return _may_hold_a_secret(text) and bool(_KEPT[0](text) if _KEPT else trust.reason(text))
 
 
 # why: one word joined by dashes or dots ("disregard-previous-instructions", "run.curl.evil.sh") fits a
@@ -146,6 +176,37 @@ def _shape(text: str, field: str) -> str:
 ORDER_WORDS = frozenset("ignore disregard instruction instructions previous prior obey override overrides never "
                         "always must execute curl wget bash sudo assistant pretend secret secrets password "
                         "passwords credential credentials exfiltrate".split())
+SEPARATORS = "-._@+"
+# why 12: a name in a script written without spaces (CJK, Thai, ...) packs a word into one to four
+# letters, so a project or a login is a few words at most (在庫管理, プロジェクト: 4 and 6); past 12
+# letters a value is a phrase or a sentence, whose wording the hold rules may not know
+NO_SPACE_CAP = 12
+# why by code point, not unicodedata's script: no such property in the standard library, and these
+# blocks are the scripts written without spaces between words (Thai, Lao, Tibetan, Myanmar, Khmer,
+# kana, CJK ideographs and their extensions, half-width kana)
+_UNSPACED = ((0x0E00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3040, 0x30FF), (0x31F0, 0x31FF),
+             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F), (0x20000, 0x3FFFF))
+
+
+def _unspaced_script(text: str) -> bool:
+    """Whether ``text`` holds a letter of a script written without spaces between words."""
+    return any(lo <= ord(c) <= hi for c in text if ord(c) >= 0x0E00 for lo, hi in _UNSPACED)
+
+
+def as_words(text: str) -> str:
+    """A name read as words, as the hold check reads text: ``IgnoreAllPreviousInstructions`` ->
+    ``Ignore All Previous Instructions``, ``push.to.main`` -> ``push to main``, ``HTTPServer`` ->
+    ``HTTP Server``; digits stay with their letters (``ci-runner-3`` -> ``ci runner 3``)."""
+    out: list[str] = []
+    prev = ""
+    for i, c in enumerate(text):
+        if c in SEPARATORS:
+            c = " "
+        elif c.isupper() and prev and (prev.islower() or (prev.isupper() and text[i + 1:i + 2].islower())):
+            out.append(" ")
+        out.append(c)
+        prev = c
+    return " ".join("".join(out).split())
 
 
 def _parts(text: str) -> list[str]:

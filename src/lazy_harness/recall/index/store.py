@@ -40,8 +40,9 @@ if TYPE_CHECKING:
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
 # what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
-# is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; the rest: git)
-VERSION = "18"
+# is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; 19: a name read as
+# words by the hold check, ADR 0033; the rest: git)
+VERSION = "19"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
