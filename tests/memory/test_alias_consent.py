@@ -119,3 +119,21 @@ def test_adopt_of_a_key_already_aliased_counts_it_and_moves_nothing(tmp_path):
     assert bkey in aliases.owned(paths.memory_dir(app)).keys
     assert sorted(os.listdir(paths.memory_dir(billing))) == before
     assert REFUND in start(app, sid="a-5")
+
+
+def test_an_alias_an_older_adopt_wrote_counts_once_the_folder_it_moved_is_gone(tmp_path):
+    # web1 moved to web2; an older version kept web1's key without its root and, asked to adopt it in
+    # web2, moved web1's memory folder there and wrote the alias without noting it on this machine
+    web2 = ms.make_project(tmp_path / "w", "web2")
+    write_as_session(web2, {"decisions": [{"summary": "Web renders with htmx"}]})
+    old_key = paths.project_key(str(tmp_path / "w" / "web1"))
+    os.makedirs(os.path.dirname(paths.last_key_file(str(tmp_path / "w" / "web1"))), exist_ok=True)
+    with open(paths.last_key_file(str(tmp_path / "w" / "web1")), "w", encoding="utf-8") as fh:
+        fh.write(old_key + "\n")  # the older version's record: the key alone
+    ms.write_learning(paths.learnings_dir(), "Cache the htmx fragments for a minute", "web1", 1_790_000_000.0,
+                      slug="htmx", project_folder=old_key, scope="project")
+    _synced_line(paths.memory_dir(web2), {"op": "alias", "folder": old_key, "why": "adopted by hand",
+                                          "ts": "2026-06-01T10:00:00"})
+    assert not os.path.exists(os.path.join(os.path.dirname(paths.memory_dir(web2)), old_key))
+    assert old_key in aliases.owned(paths.memory_dir(web2)).keys
+    assert "Cache the htmx fragments" in start(web2, sid="w-1")

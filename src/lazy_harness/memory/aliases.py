@@ -144,23 +144,24 @@ def owned(memory_dir: str) -> Owned:
     own = os.path.basename(memory_dir.rstrip(os.sep))
     recs = records(memory_dir)
     named = list(dict.fromkeys(r["folder"] for r in recs if r["op"] == ALIAS and r["folder"] != own))
-    keys = frozenset([own] + counted(own, named))
+    keys = frozenset([own] + counted(own, named, os.path.dirname(memory_dir.rstrip(os.sep))))
     return Owned(keys, frozenset(r["id"] for r in recs if r["op"] == ADOPT), memory_dir)
 
 
-def counted(own: str, named: list[str]) -> list[str]:
+def counted(own: str, named: list[str], memory_root: str | None = None) -> list[str]:
     """The keys of ``named`` (aliases in the folder of key ``own``) that count as its own: those this
     machine wrote (:func:`consented`: a migration here, ``lh memory adopt``, ``--force`` too), and those
     no other project live on this machine holds (another machine's earlier key: what a synced alias is
     for). why: any clone of the sync remote can append a line; one naming the key of a live project
     here brought that project's memory into this one's sessions, without the person's consent (ADR
     0035). Costs nothing without aliases, one small read with them, the worker's key records only for
-    one this machine did not write."""
+    one this machine did not write. ``memory_root``: the folder holding the memory folders (see
+    :func:`_live_keys`)."""
     if not named:
         return []
     mine = consented(own)
     others = [k for k in named if k not in mine]
-    live = _live_keys(others) if others else set()
+    live = _live_keys(others, memory_root) if others else set()
     return [k for k in named if k in mine or k not in live]
 
 
@@ -193,13 +194,17 @@ def _consents(path: str) -> set[str]:
         return set()
 
 
-def _live_keys(keys: list[str]) -> set[str]:
+def _live_keys(keys: list[str], memory_root: str | None = None) -> set[str]:
     """The keys of ``keys`` that are a project's live on this machine: the key it is written under
     today (the record of its last key, kept by the worker and by its session start: its root exists
     and is keyed by it, or a record without a root, whose project cannot be told gone, as
-    ``last_key.still_owned`` reads it) or one of the aliases this machine wrote for it. All of them
-    while the records folder may not be trusted: what it says is unknown, and a key counted live only
-    keeps a synced alias from counting."""
+    ``last_key.still_owned`` reads it, while its memory folder is in ``memory_root``) or one of the
+    aliases this machine wrote for it. All of them while the records folder may not be trusted: what
+    it says is unknown, and a key counted live only keeps a synced alias from counting.
+
+    why a rootless record needs its folder: versions before roots were kept wrote the key alone, and
+    their ``lh memory adopt`` moved that folder into the adopting project's without a consent note;
+    a project whose memory folder is gone writes nowhere, and its key is the adopter's alias now."""
     from lazy_harness import paths
     from lazy_harness.memory import last_key
 
@@ -208,6 +213,8 @@ def _live_keys(keys: list[str]) -> set[str]:
     wanted, out = set(keys), set()
     for key, root in last_key.recorded_roots(None):
         if (root is not None and not (os.path.isdir(root) and paths.memory_key(root) == key)):
+            continue
+        if root is None and memory_root and not os.path.isdir(os.path.join(memory_root, key)):
             continue
         out |= ({key} | consented(key)) & wanted
     return out
