@@ -62,7 +62,7 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     """Find decisions, failures, learnings and open handoff items by words, best first.
 
     The ranking the prompt hook uses (docs/how/recall.md): entries matching more of the words'
-    weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), without the
+    weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), then the newer, without the
     hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
     word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
     Held and forgotten entries are listed too, labelled [held: ...] and [forgotten], as lh memory show tags them.

@@ -95,6 +95,9 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     ranked = for_commands.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor]
+    # why here, not in rank.rank: its ties stay in index order for the prompt hook (measured with that
+    # order); a person reading a search wants the newest of equal matches first
+    ranked.sort(key=lambda c: (-c["coverage"], c["bm25"], -(iso_epoch(c["ts"]) or 0.0)))
     return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
 
 
