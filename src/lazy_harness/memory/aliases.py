@@ -138,17 +138,18 @@ def salvage(text: str) -> dict | None:
     return {k: v for k, v in rec.items() if k not in FIELD.values() or k == FIELD[op]}
 
 
-def owned(memory_dir: str) -> Owned:
+def owned(memory_dir: str, env: Env | None = None) -> Owned:
     """The keys (the folder's own name and the aliases that count: :func:`counted`) and adopted ids of
-    ``memory_dir``."""
+    ``memory_dir``. ``env``: whose machine state to read (the resident answerer answers with the
+    asking hook's)."""
     own = os.path.basename(memory_dir.rstrip(os.sep))
     recs = records(memory_dir)
     named = list(dict.fromkeys(r["folder"] for r in recs if r["op"] == ALIAS and r["folder"] != own))
-    keys = frozenset([own] + counted(own, named, os.path.dirname(memory_dir.rstrip(os.sep))))
+    keys = frozenset([own] + counted(own, named, os.path.dirname(memory_dir.rstrip(os.sep)), env))
     return Owned(keys, frozenset(r["id"] for r in recs if r["op"] == ADOPT), memory_dir)
 
 
-def counted(own: str, named: list[str], memory_root: str | None = None) -> list[str]:
+def counted(own: str, named: list[str], memory_root: str | None = None, env: Env | None = None) -> list[str]:
     """The keys of ``named`` (aliases in the folder of key ``own``) that count as its own: those this
     machine wrote (:func:`consented`: a migration here, ``lh memory adopt``, ``--force`` too), and those
     no other project live on this machine holds (another machine's earlier key: what a synced alias is
@@ -159,26 +160,26 @@ def counted(own: str, named: list[str], memory_root: str | None = None) -> list[
     :func:`_live_keys`)."""
     if not named:
         return []
-    mine = consented(own)
+    mine = consented(own, env)
     others = [k for k in named if k not in mine]
-    live = _live_keys(others, memory_root) if others else set()
+    live = _live_keys(others, memory_root, env) if others else set()
     return [k for k in named if k in mine or k not in live]
 
 
-def consent_file(own: str) -> str:
+def consent_file(own: str, env: Env | None = None) -> str:
     """The aliases this machine wrote for the memory folder of key ``own``, one key a line: machine-local,
     one for every Claude Code profile as the memory is (``paths.alias_consent_file``), never synced."""
     from lazy_harness import paths
 
-    return paths.alias_consent_file(own)
+    return paths.alias_consent_file(own, env)
 
 
-def consented(own: str) -> set[str]:
+def consented(own: str, env: Env | None = None) -> set[str]:
     """The aliases this machine wrote for the folder of key ``own`` (:func:`consent_file`), and those a
     version before noted in this profile's ``<queue>/state/aliases``."""
     from lazy_harness import paths
 
-    return _consents(consent_file(own)) | _consents(os.path.join(paths.profile_records_dir("aliases"), own))
+    return _consents(consent_file(own, env)) | _consents(os.path.join(paths.profile_records_dir("aliases", env), own))
 
 
 def _consents(path: str) -> set[str]:
@@ -194,7 +195,7 @@ def _consents(path: str) -> set[str]:
         return set()
 
 
-def _live_keys(keys: list[str], memory_root: str | None = None) -> set[str]:
+def _live_keys(keys: list[str], memory_root: str | None = None, env: Env | None = None) -> set[str]:
     """The keys of ``keys`` that are a project's live on this machine: the key it is written under
     today (the record of its last key, kept by the worker and by its session start: its root exists
     and is keyed by it, or a record without a root, whose project cannot be told gone, as
@@ -208,15 +209,15 @@ def _live_keys(keys: list[str], memory_root: str | None = None) -> set[str]:
     from lazy_harness import paths
     from lazy_harness.memory import last_key
 
-    if not last_key.trusted(os.path.dirname(paths.last_key_file("/"))):
+    if not last_key.trusted(os.path.dirname(paths.last_key_file("/", env))):
         return set(keys)
     wanted, out = set(keys), set()
-    for key, root in last_key.recorded_roots(None):
+    for key, root in last_key.recorded_roots(env):
         if (root is not None and not (os.path.isdir(root) and paths.memory_key(root) == key)):
             continue
         if root is None and memory_root and not os.path.isdir(os.path.join(memory_root, key)):
             continue
-        out |= ({key} | consented(key)) & wanted
+        out |= ({key} | consented(key, env)) & wanted
     return out
 
 

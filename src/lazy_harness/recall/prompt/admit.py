@@ -48,7 +48,7 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
     from lazy_harness.project_identity import project_name, project_root
 
     root = project_root(cwd)
-    owned = aliases.owned(mdir)
+    owned = aliases.owned(mdir, env)
     return owned.keys, provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root),
                                                owned.adopted)
 

@@ -347,7 +347,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     stats["ranks"] = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
     kept = held.kept_verdicts(mdir, env)
     provenance.keep_verdicts(kept.reason)  # why: a name's hold check kept between starts too
-    owned = aliases.owned(mdir)  # why: learnings written under an earlier key of this project are its own
+    owned = aliases.owned(mdir, env)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir, recs, env), hidden, kept)
     builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
                 ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen)),

@@ -55,7 +55,7 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # times depend on), and what else the answerer's process gets (Python, the locale); never a key or token
 PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
-                "XDG_CACHE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
+                "XDG_CACHE_HOME", "XDG_STATE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
 folder = paths.recall_dir  # where the answerer's socket, lock and pid file are: beside the index
 
 
