@@ -430,6 +430,8 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
         # why every file: a copy of the learning left held (or waiting) would keep it from sessions
         found.append((eid, kind, list(one.get("files") or [one["file"]]) if kind == "learning" else [""]))
+        # why before any write: a secret holds an entry whatever approved it (ADR 0056)
+        held_review.refuse_secret(memory_dir, eid, kind, found[-1][2], ", ".join(one.get("files") or [one["file"]]))
     reason = reason_of(reason)
     from lazy_harness.memory import approval
 

@@ -49,7 +49,9 @@ class Approvals:
     """The approve marks of a memory folder, and which of them the person made (ADR 0052). ``ok(kind,
     id, text)`` with the text at hand (the read-time check); ``id in approvals`` looks the text up in the
     folder's files (once, for every claimed id), for readers that hold only an id (prompt recall, the
-    worker's model check); iterating, ``|`` and ``len`` give the ids that count."""
+    worker's model check); iterating, ``|`` and ``len`` give the ids that count. Through ``in``, an
+    approval of a text that holds a secret does not count (ADR 0056: a secret holds an entry whatever
+    approved it), read through the project's kept verdicts (:func:`kept_verdicts`)."""
 
     def __init__(self, memory_dir: str, recs: list[dict], env: Env | None = None) -> None:
         self.memory_dir, self.env = memory_dir, env
@@ -59,6 +61,7 @@ class Approvals:
                 self.claims.setdefault(m["id"], []).append(m.get("mac"))
         self._texts: dict[str, list[str]] | None = None
         self._known: dict[str, bool] = {}
+        self._verdicts: Kept | None = None
 
     def ok(self, kind: str, eid: str, text: str) -> bool:
         """Whether the person approved entry ``eid`` as its text ``text`` reads now."""
@@ -76,8 +79,15 @@ class Approvals:
             if self._texts is None:
                 self._texts = approval.entry_texts(self.memory_dir, set(self.claims))
             texts, kind = self._texts.get(eid) or [], ids.kind_of(eid) or ""
-            self._known[eid] = bool(texts) and all(self.ok(kind, eid, t) for t in texts)
+            self._known[eid] = bool(texts) and all(self.ok(kind, eid, t) for t in texts) \
+                and not any(map(self._secret, texts))
         return self._known[eid]
+
+    def _secret(self, text: str) -> str | None:
+        if self._verdicts is None:
+            # why read only: what SessionStart keeps answers for the entries it showed; not written here
+            self._verdicts = kept_verdicts(self.memory_dir, self.env)
+        return self._verdicts.secret(text)
 
     def __iter__(self) -> Iterator[str]:
         return iter([e for e in self.claims if e in self])
@@ -103,8 +113,14 @@ def approved(memory_dir: str, recs: list[dict] | None = None, env: Env | None = 
 
 def learning_approved(meta: dict, text: str | None = None, path: str | None = None, env: Env | None = None) -> bool:
     """Whether the person approved a learning (``meta``: its frontmatter or head; ``text``: what the
-    check reads of it, else its file, ``path`` or ``meta["path"]``, is read)."""
-    return state.approved_learning(meta, text, path, env)
+    check reads of it, else its file, ``path`` or ``meta["path"]``, is read) and its text holds no
+    secret (ADR 0056: a secret holds a learning whatever approved it)."""
+    if not state.approved_learning(meta, text, path, env):
+        return False
+    if text is None:
+        where = path or meta.get("path")
+        text = learning_text(where)[1] if isinstance(where, str) else ""
+    return not trust.secret(text)
 
 
 learning_text = approval.learning_text  # (frontmatter, the text the check reads) of a learning file
@@ -139,9 +155,10 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     or a learning whose frontmatter says approved, is then not held, whoever signed the approval (ADR
     0032, 0052). Such a hold would outrank the person's approval on the machine that made it, once
     synced there; on a machine that cannot verify the approval, the read-back's rules leave the entry
-    out all the same. Not for the worker's holds (the model check, the learned check, an answer over
-    the cap): nothing applies those verdicts again at read time, so an approve mark forged in synced
-    memory must not stop them."""
+    out all the same. Not a secret's reason (``trust.secret``), which holds the entry all the same:
+    a secret holds an entry whatever approved it (ADR 0056). Not for the worker's holds (the model
+    check, the learned check, an answer over the cap): nothing applies those verdicts again at read
+    time, so an approve mark forged in synced memory must not stop them."""
     from lazy_harness.memory import changes, journal
 
     if not found:
@@ -151,8 +168,8 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     j = journal.Journal(memory_dir, "hold", project, now)
     done = 0
     for kind, eid, path, reason in found:
-        if by_rules and (eid in claimed
-                         or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {}))):
+        if by_rules and not reason.startswith(trust.SECRET) and (
+                eid in claimed or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {}))):
             continue
         if kind == "learning":
             # why the check inside: read under the status lock, so a forget made since is never written over
@@ -296,6 +313,9 @@ def excerpt(body: str) -> str:
 # last read used are written back, and only when one was worked out. A missing, damaged or foreign file
 # reads as empty: a cache, never memory.
 
+SECRET_KEY = "#secret"  # after a text's digest: the redactor's finding in a text the old rules hold (Kept.secret)
+
+
 class Kept:
     """The verdicts of one file: :meth:`reason` answers from it or asks the check, :meth:`save` writes
     back what this read used when anything was worked out."""
@@ -331,6 +351,21 @@ class Kept:
             self.worked_out += 1  # why also when found elsewhere: kept here, the next read needs no other file
         self.used[key] = why
         return why or None
+
+    def secret(self, text: str) -> str | None:
+        """``trust.secret(text)``, kept: the kept verdict answers when it is a secret's or none (the check
+        reads a text for a secret whenever its old rules find nothing); a text those rules hold is read
+        for one once, that answer kept beside its verdict (key ``<digest>#secret``)."""
+        why = self.reason(text)
+        if not why or why.startswith(trust.SECRET):
+            return why
+        key = ids.text_digest(text) + SECRET_KEY
+        found = self.known.get(key)
+        if found is None:
+            found = self.known[key] = trust.secret(text) or ""
+            self.worked_out += 1
+        self.used[key] = found
+        return found or None
 
     def save(self, keep_known: bool = False) -> bool:
         """Write the verdicts this read used (``keep_known``: and those the file held), when one of them
@@ -391,13 +426,16 @@ class Screen:
     def keep(self, kind: str, eid: str, text: str, head: dict | None = None) -> bool:
         if eid in self.hidden:  # an open item held (or forgotten) by a mark
             return False
-        if head is not None and learning_approved(head):  # the person's MAC of its file's text (ADR 0052)
-            return True
         # why ok() with the text: an approve mark counts only as the person's MAC of this very text; a
-        # plain set of ids (a caller's own word) is taken as it is
-        if self.approved.ok(kind, eid, text) if isinstance(self.approved, Approvals) else eid in self.approved:
-            return True
-        why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
+        # plain set of ids (a caller's own word) is taken as it is. A learning: the person's MAC of its
+        # file's text (ADR 0052)
+        if (head is not None and state.approved_learning(head)) or (
+                self.approved.ok(kind, eid, text) if isinstance(self.approved, Approvals) else eid in self.approved):
+            # why: a secret holds an entry whatever approved it (ADR 0056); kept per text, so an approved
+            # entry without one costs a lookup, not the redactor
+            why = trust.secret(text) if self.verdicts is None else self.verdicts.secret(text)
+        else:
+            why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
         if why:
             self.found.append((kind, eid, head["path"] if head else "", why))
         return not why

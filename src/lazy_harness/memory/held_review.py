@@ -55,6 +55,22 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
     changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, now, extra={"mac": mac})
 
 
+def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where: str) -> None:
+    """Refuse to approve entry ``eid`` (a learning: its files ``files_``) while the redactor finds a secret
+    in its text (ADR 0056): the approval would show the secret to every session. Raises an LhError that
+    names the kind and the redacted words around it, never the secret, and says what to do (``where``:
+    the file to edit)."""
+    texts = ([learning_text(p)[1] for p in files_] if kind == "learning"
+             else approval.entry_texts(memory_dir, {eid}).get(eid) or [])
+    why = next(filter(None, map(trust.secret, texts)), None)
+    if why:
+        from lazy_harness.errors import LhError
+
+        raise LhError(f"{eid} {why}, and is not approved while the redactor finds one: edit the secret out of "
+                      f"{where} (or overwrite it with its [REDACTED:...] marker) and approve it then, or drop it",
+                      hint=f"lh memory forget {eid}")
+
+
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
@@ -137,11 +153,28 @@ def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept
     ``verdicts``: a :class:`Kept` that answers for texts already checked). One whose frontmatter says
     approved but whose approval is not the person's (ADR 0052) says so."""
     now = state.of_learning(meta, cross, text)
+    why, secret = _looks(text, verdicts, now[0])
     if now[0] in (state.ACTIVE, state.WAITING):
-        now = state.with_verdict(now, trust.reason(text) if verdicts is None else verdicts.reason(text))
+        now = state.with_verdict(now, why)
     if now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta):
-        return now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
-    return now
+        now = now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
+    return state.with_verdict(now, None, secret)
+
+
+_LOOKED = (state.ACTIVE, state.APPROVED, state.WAITING, state.HELD)  # the states a secret holds
+
+
+def _looks(text: str, verdicts: Kept | None, now: str) -> tuple[str | None, str | None]:
+    """(the hold check's verdict, the redactor's finding) on the text of an entry in state ``now``, each
+    worked out once (``verdicts``: kept per text); (None, None) for a state no secret changes. why the
+    finding apart: a secret holds an entry whatever else holds or approved it (ADR 0056), and the
+    verdict names only the first reason found."""
+    if now not in _LOOKED:
+        return None, None
+    if verdicts is not None:
+        return verdicts.reason(text), verdicts.secret(text)
+    why = trust.reason(text)
+    return why, (why if not why or why.startswith(trust.SECRET) else trust.secret(text))
 
 
 def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, rec: dict,
@@ -150,19 +183,16 @@ def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, 
     ``{"text"}`` for an item) from its marks, with its approval checked against its text: one approved
     by a mark that is not the person's is held when the check holds it, and says why. With
     ``verdicts``, an active one is held when the check holds its text (as SessionStart's ``held.Screen``
-    reads it: ``trust.text_of``)."""
+    reads it: ``trust.text_of``). A secret the redactor finds in the text holds it whatever else holds
+    or approved it, its reason after any other (ADR 0056)."""
     now = state.of_marks(named)
     text = trust.text_of(rec, kind)
     if now[0] == state.ACTIVE and verdicts is not None:
-        return state.with_verdict(now, verdicts.reason(text))
-    if now[0] not in (state.HELD, state.APPROVED) or not ok.unsigned(kind, eid, text):
-        return now
-    if now[0] == state.APPROVED:
-        why = trust.check(rec, kind)
-        if not why:
-            return state.ACTIVE, ""
-        now = (state.HELD, why)
-    return state.HELD, f"{now[1]}; {approval.NOT_HERE}"
+        now = state.with_verdict(now, verdicts.reason(text))
+    elif now[0] in (state.HELD, state.APPROVED) and ok.unsigned(kind, eid, text):
+        now = (state.HELD, trust.check(rec, kind) or "") if now[0] == state.APPROVED else now
+        now = (state.HELD, f"{now[1]}; {approval.NOT_HERE}") if now[1] else (state.ACTIVE, "")
+    return state.with_verdict(now, None, _looks(text, verdicts, now[0])[1])
 
 
 def _held_records(memory_dir: str, states: States) -> list[dict]:
@@ -198,7 +228,8 @@ def _held_items(memory_dir: str, states: States) -> list[dict]:
         now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
             out.append(_entry("handoff", item["id"], now, states.marked(item["id"]),
-                              f"session {item.get('opened_by') or '?'}", item.get("text") or "",
+                              f"session {provenance.name_shown(item.get('opened_by'), 'session') or '?'}",
+                              item.get("text") or "",
                               os.path.join(memory_dir, files.HANDOFF)))
     return out
 

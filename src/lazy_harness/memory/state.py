@@ -15,9 +15,11 @@
 Where each comes from: a decision, failure or open item from the marks naming it (marks.jsonl: forget,
 supersede, merge, hold, approve); a learning from its frontmatter (``status``, ``deprecated_by``,
 ``deprecated_reason``, ``scope``; ``via`` and ``origin_session`` only say why one waits). The
-person's word wins: a forget over a hold, an approval over the check. A learning the check catches
-at read time and nobody recorded held yet (a hand edit, one older than the check) is held too
-(:func:`with_verdict`); so is any entry the index's kept verdict holds (``lh memory search``).
+person's word wins: a forget over a hold, an approval over the check, though not over a secret: one
+the redactor finds in an entry's text holds it whatever else holds or approved it (ADR 0056). A
+learning the check catches at read time and nobody recorded held yet (a hand edit, one older than the
+check) is held too (:func:`with_verdict`); so is any entry the index's kept verdict holds (``lh memory
+search``).
 
 An approval counts only when this person made it (memory/approval.py, ADR 0052): an ``approve`` mark
 or a learning's ``approved by hand`` without this person's MAC of the entry's text is not an approval.
@@ -137,12 +139,16 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
     return ACTIVE, ""
 
 
-def with_verdict(state: tuple[str, str], verdict: str | None) -> tuple[str, str]:
+def with_verdict(state: tuple[str, str], verdict: str | None, secret: str | None = None) -> tuple[str, str]:
     """The state once the hold check's ``verdict`` on the entry's text is known: an entry shown (or
-    waiting) that the check holds is held; the person's word (approved, forgotten) stands."""
+    waiting) that the check holds is held; the person's word (approved, forgotten) stands. ``secret``:
+    the redactor's finding in the text (``trust.secret``), which holds the entry whatever else holds or
+    approved it (ADR 0056): an approval does not stand over it, and a held entry's reason names it too."""
     if verdict and state[0] in (ACTIVE, WAITING):
-        return HELD, verdict
-    return state
+        state = HELD, verdict
+    if not secret or state[0] not in (ACTIVE, APPROVED, WAITING, HELD) or secret in state[1]:
+        return state
+    return HELD, (f"{state[1]}; {secret}" if state[0] == HELD and state[1] else secret)
 
 
 def written_in(meta: dict, key: str | frozenset[str] | None, project: str) -> bool:
