@@ -253,6 +253,8 @@ def held(project: str | None) -> None:
     for h in held_:
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  from {neutral(h['origin'], 120)}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
+        if h.get("crosses"):  # why: one approval releases the hold and lets it cross (ADR 0032)
+            click.echo("      a general learning: approving it shows it in every project's sessions, not only here")
     if waiting:
         click.echo(f"{len(waiting)} learning(s) wait for your approval to be used in other projects (used in the "
                    "project that wrote them; "

@@ -249,5 +249,6 @@ def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict
                         "reason": _at_read(now[1]) if at_read else now[1],
                         "origin": provenance.describe({**meta, "path": path}, "learning",
                                                       session_key="origin_session", project_field="origin"),
-                        "text": meta.get("title") or "", "file": path, "at_read": at_read})
+                        "text": meta.get("title") or "", "file": path, "at_read": at_read,
+                        "crosses": state.crosses(meta)})
     return out

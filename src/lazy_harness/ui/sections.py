@@ -318,8 +318,8 @@ def held_section(v: View) -> str:
         head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
                 f'{esc(h["origin"])}</span>')
         body = f'{text(h["text"], "p")}<p class="meta">{esc(h["file"])}</p>'
-        question = ("Show this entry to sessions again?" if h["state"] == state.HELD
-                    else "Use this learning in every project?")
+        question = ("Use this learning in every project?" if h["state"] != state.HELD or h.get("crosses")
+                    else "Show this entry to sessions again?")  # why: a general one crosses once approved
         actions = (v.act("approve", "Approve", question, id=h["id"])
                    + forget_or_why(v.act, "Forget this entry?", h["id"], refused.get(h["id"])))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
