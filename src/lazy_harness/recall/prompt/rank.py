@@ -249,6 +249,8 @@ def render_item(item: dict, ldir: str | None) -> str:
     else:
         where = f"{os.path.basename(f)}:{item['line']}" if item["line"] else os.path.basename(f)
     origin = neutral(item.get("prov") or item.get("origin") or "unknown", 120)
+    if item.get("same_name"):
+        origin += ", another project of this name"  # recall.py: written under another key than this project's
     day = date_of(item.get("ts"), iso_epoch(item.get("ts"))) or "undated"  # the reader's day (fence.local_time)
     head = f"- {NOUN[kind]} {item['id']} ({neutral(where, 200)}), {day}, {from_origin(origin)}"
     text = sentence(neutral(item["title"], 200))

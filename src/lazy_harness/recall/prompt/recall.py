@@ -163,6 +163,10 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
         ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
         admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
         ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+        from lazy_harness.memory import provenance  # why here: owner_of loaded it already
+
+        for c in ranked:  # why: "in api" alone reads as this project's own entry (~/work/api, ~/clients/api)
+            c["same_name"] = c["origin"] == project and bool(c["okey"]) and not provenance.is_key(c["okey"], keys)
         if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
             info["own_session"] = sum(c["sess"] in session for c in ranked)
             ranked = [c for c in ranked if c["sess"] not in session]

@@ -45,6 +45,7 @@ SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the pl
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per item (and CAP_EXCERPT)
+SAME_NAME = "another project of this name"  # a learning's origin named as this project, under another key
 
 
 # --- sections --------------------------------------------------------------------------------------
@@ -197,6 +198,8 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
         title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
         origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
                                              project_field="origin"), 120)
+        if head.get("origin") == project and not own(head, project, key):
+            origin += f", {SAME_NAME}"  # why: "in api" alone reads as this project's own (~/work/api, ~/clients/api)
         text = neutral(head.get("learning"), CAP_EXCERPT)
         tag = label("learning", learning_id(head), date_of(os.path.basename(head["path"])), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
