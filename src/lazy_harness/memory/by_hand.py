@@ -216,6 +216,7 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
         marked = _learning_files_to_forget(learnings_dir, entry_id)
         if not marked:
             return None
+        _refuse_elsewhere(memory_dir, project, entry_id, marked[0])
 
         def make(j: journal.Journal, now: float) -> None:
             for path in marked:  # why each: a copy left active would still reach every session
@@ -248,6 +249,19 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
                 _close_item(memory_dir, j, hid, reason, handoff.FORGOTTEN_BY, now)
                 _unhold(memory_dir, j, hid, held_item)
     return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
+
+
+def _refuse_elsewhere(memory_dir: str, project: str, lid: str, path: str) -> None:
+    """Refuse a learning kept to another project (scope ``project``, not this one's: ``Owned.lists``):
+    no view of this project lists it, so its id came from elsewhere; it is forgotten in its own."""
+    from lazy_harness.memory import aliases
+
+    meta = {**frontmatter.read_frontmatter_values(path, ("project_folder", "origin", "scope")), "id": lid}
+    if state.crosses(meta) or aliases.owned(memory_dir).lists(meta, project):
+        return
+    origin = one_line(meta.get("origin"))[:80] or "another project"
+    raise LhError(f"{lid} is a learning kept to project {origin}, not shown in {project}",
+                  hint=f"lh memory forget {lid} --project <the folder of {origin}>")
 
 
 def _learning_files_to_forget(learnings_dir: str, lid: str) -> list[str]:
