@@ -53,8 +53,8 @@ class Approvals:
     approval of a text that holds a secret does not count (ADR 0056: a secret holds an entry whatever
     approved it), read through the project's kept verdicts (:func:`kept_verdicts`)."""
 
-    def __init__(self, memory_dir: str, recs: list[dict], env: Env | None = None) -> None:
-        self.memory_dir, self.env = memory_dir, env
+    def __init__(self, memory_dir: str, recs: list[dict], env: Env | None = None, secrets: bool = True) -> None:
+        self.memory_dir, self.env, self.secrets = memory_dir, env, secrets
         self.claims: dict[str, list[object]] = {}
         for m in recs:
             if m.get("op") == APPROVE:
@@ -80,7 +80,7 @@ class Approvals:
                 self._texts = approval.entry_texts(self.memory_dir, set(self.claims))
             texts, kind = self._texts.get(eid) or [], ids.kind_of(eid) or ""
             self._known[eid] = bool(texts) and all(self.ok(kind, eid, t) for t in texts) \
-                and not any(map(self._secret, texts))
+                and not (self.secrets and bool(self._secret(texts[0])))  # the text the id is the hash of
         return self._known[eid]
 
     def _secret(self, text: str) -> str | None:
@@ -101,14 +101,16 @@ class Approvals:
     __ror__ = __or__
 
 
-def approved(memory_dir: str, recs: list[dict] | None = None, env: Env | None = None) -> Approvals:
+def approved(memory_dir: str, recs: list[dict] | None = None, env: Env | None = None,
+             secrets: bool = True) -> Approvals:
     """What the person approved in this memory folder (``recs``: its marks, when read already). At the
     first read by this version on this machine, the approvals present are taken as theirs
-    (``approval.adopt_once``)."""
+    (``approval.adopt_once``). ``secrets=False``: the caller knows already which texts hold a secret
+    (prompt recall: the index's reason), so ``in`` does not look for one."""
     recs = marks.read(memory_dir) if recs is None else recs
     where = os.path.abspath(memory_dir)
     approval.adopt_once((os.path.dirname(where),), (paths.learnings_dir(None, env),), env, known={where: recs})
-    return Approvals(memory_dir, recs, env)
+    return Approvals(memory_dir, recs, env, secrets)
 
 
 def learning_approved(meta: dict, text: str | None = None, path: str | None = None, env: Env | None = None) -> bool:

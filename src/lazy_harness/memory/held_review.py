@@ -60,8 +60,10 @@ def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where
     in its text (ADR 0056): the approval would show the secret to every session. Raises an LhError that
     names the kind and the redacted words around it, never the secret, and says what to do (``where``:
     the file to edit)."""
+    # why the first of a decision's or failure's texts: the one the id is the hash of, which the
+    # approval signs (approval.entry_texts lists it first; another writer's line under the id is not it)
     texts = ([learning_text(p)[1] for p in files_] if kind == "learning"
-             else approval.entry_texts(memory_dir, {eid}).get(eid) or [])
+             else (approval.entry_texts(memory_dir, {eid}).get(eid) or [])[:1])
     why = next(filter(None, map(trust.secret, texts)), None)
     if why:
         from lazy_harness.errors import LhError

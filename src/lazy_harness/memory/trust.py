@@ -251,6 +251,15 @@ def reason(text: str) -> str | None:
     return hostile(text) or secret(text)
 
 
+def every_reason(text: str) -> str | None:
+    """:func:`reason`, with the secret's reason after an order's when the text holds both: what the
+    recall index keeps of an entry, so that prompt recall knows a secret is there (an approval never
+    covers it: ADR 0056) without loading the redactor itself."""
+    why = hostile(text)
+    found = secret(text) if text and text.strip() else None
+    return f"{why}; {found}" if why and found else why or found
+
+
 def secret(text: str) -> str | None:
     """``holds a secret (<kinds>): "<the redacted words around the first>"`` when the redactor would
     change ``text``, else None. The reason goes into the hold mark, the journal, the kept verdicts and

@@ -54,7 +54,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
                        e.get("cues", ""), e.get("okey", ""), e.get("prov", ""),
-                       trust.reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""))
+                       trust.every_reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""))
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
     # why: in the same transaction as the rows: a search finds an entry as soon as it is committed,
