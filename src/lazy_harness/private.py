@@ -47,6 +47,10 @@ _LINK_HOPS = 8  # a config that is a link to a link ...: as far as this, then re
 class UnsafeFolder(OSError):
     """A folder of ours that is not private to the user: what it is and why, one line."""
 
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.strerror = why  # why: what a command's error line prints of an OSError (cli.os_error_line)
+
 
 def problem(path: str, strict: bool = False, uid: int | None = None) -> str | None:
     """Why the folder ``path`` may not be used as one of ours, or None (also when it does not exist:
@@ -279,6 +283,8 @@ def folders(env: Mapping[str, str] | None = None) -> list[tuple[str, str, bool]]
     out = [("data", paths.data_dir(env), False), ("cache", paths.cache_dir(env), False),
            ("recall", paths.recall_dir(env), True), ("queue", paths.queue_dir(env), False),
            ("state", paths.state_dir(env), False), ("machine state", paths.machine_state_dir(env), False),
+           ("machine state", os.path.join(paths.machine_state_dir(env), "keys"), False),
+           ("machine state", os.path.join(paths.machine_state_dir(env), "aliases"), False),
            ("logs", paths.logs_dir(env), False)]
     config = paths.own_config_dir(env)
     return out + [("config", config, False)] if config else out
