@@ -37,6 +37,12 @@ NAMES = [
     ("project", "my_project"),
     ("project", "lazy-harness"),
     ("project", "Projekt-Überblick"),
+    # a camelCase name whose own word is on the list of an order's words is still a name
+    ("project", "PasswordManager"),
+    ("project", "NeverLand"),
+    ("project", "SudoDocs"),
+    ("project", "BashCompletion"),
+    ("author", "AlwaysOnline"),
 ]
 
 

@@ -145,8 +145,9 @@ def _shape(text: str, field: str) -> str:
         return text[:8]
     if len(text) > NO_SPACE_CAP and _unspaced_script(text):
         return otherwise
-    words = as_words(text)
-    if not ORDER_WORDS.isdisjoint(words.lower().split()) or _held(text, words):
+    # why the list on the parts as written: a camelCase part is a name's own word (PasswordManager,
+    # NeverLand); its split words go to the rules, which read wordings, not lone words
+    if not ORDER_WORDS.isdisjoint(_parts(text.lower())) or _held(text, as_words(text)):
         return otherwise
     return _short(text, cap)
 
