@@ -144,3 +144,20 @@ def test_an_origin_change_recorded_before_the_upgrade_is_taken_over_at_the_first
     assert REFUND in text and "blue green" in text
     assert os.path.basename(first) in aliases.owned(paths.memory_dir(root)).keys
     assert last_key.read(paths.last_key_file(root))[0] == os.path.basename(paths.memory_dir(root))
+
+
+def test_an_origin_change_recorded_before_the_upgrade_survives_a_first_start_under_another_profile(
+        tmp_path, monkeypatch):
+    root = ms.make_project(tmp_path / "w", "api")
+    add_origin(root, "git@github.com:team/api.git")
+    write_as_session(root, {"decisions": [{"summary": "Deploy the api with the blue green script"}]})
+    first = paths.memory_dir(root)
+    old_key_record(root, os.path.basename(first))  # kept by the version before, under the default profile
+    set_origin(root, "git@github.com:team/api-renamed.git")
+    profile(monkeypatch, WORK)
+    start(root, sid="r-w")  # the first start after the upgrade: the other profile, which kept no record
+    profile(monkeypatch, None)
+    assert "blue green" in start(root, sid="r-1")
+    assert os.path.basename(first) in aliases.owned(paths.memory_dir(root)).keys
+    kept_before = os.path.join(paths.profile_records_dir("keys"), os.path.basename(paths.last_key_file(root)))
+    assert not os.path.exists(kept_before)  # taken over: the machine's record stands for it now

@@ -37,9 +37,13 @@ def read_record(path: str) -> tuple[str, str | None, str]:
     identity (:func:`identity`) only in files written since it was kept; ("", None, "") when it cannot
     be read. A record missing at ``path`` is read where a version before kept it (:func:`_kept_before`)."""
     got = _read_at(path)
-    if got is None:
-        before = _kept_before(path)
-        got = _read_at(before) if before else None
+    before = _kept_before(path)
+    old = _read_at(before) if before else None
+    # why the one kept before when it names another key: it predates every record of the machine's (a
+    # version before wrote it under this profile), so the machine's was written since by another
+    # profile, which did not know it: an origin change this profile recorded is still to take over
+    if got is None or (old is not None and old[0] and old[0] != got[0]):
+        got = old or got
     return got or ("", None, "")
 
 
@@ -148,6 +152,12 @@ def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
     if _read_at(path) != (key, kept, repo):  # why not read_record: one kept before is no record here yet
         private_folder(os.path.dirname(path))
         atomic_write(path, "\n".join((key, kept or "", repo)).rstrip("\n") + "\n")
+    before = _kept_before(path)
+    if before and os.path.lexists(before):  # why: the machine's record stands for it now (read_record)
+        try:
+            os.unlink(before)
+        except OSError:
+            pass  # why: read again at the next start, and taken over again: nothing is added twice
 
 
 def recorded_roots(env: Env | None = None) -> list[tuple[str, str | None]]:
