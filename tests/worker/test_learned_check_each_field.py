@@ -67,3 +67,10 @@ def test_short_fields_are_read_only_as_part_of_the_whole():
     rec = dict(LEARNING, context="Seen in the nightly job.")
     assert [w for w, _ in learned_check.readings(rec, "learning")] == [""]
     assert [t for _, t in learned_check.readings(rec, "learning")] == [trust.text_of(rec, "learning")]
+
+
+def test_a_reading_of_no_words_scores_without_failing_the_batch():
+    long_field = " ".join(["the nightly wombat export compresses its archives before the upload"] * 4)
+    records = [({"summary": "   ", "rationale": long_field}, "decision"),
+               ({"summary": "Use zstd for the wombat archives", "rationale": "smaller"}, "decision")]
+    assert learned_check.check_records(records) == [None, None]

@@ -80,6 +80,8 @@ def _char_runs(out: dict[int, float], words: list[str], model: "Model") -> None:
     for word in words:
         marked = f"<{word}>"
         runs.update(marked[i:i + n] for i in range(max(1, len(marked) - n + 1)))
+    if not runs:
+        return  # why: a text of no words (a field of spaces beside a long one) has no runs to weigh
     share = model.char_scale / len(runs) ** 0.5
     for run in runs:
         # why: a prefix keeps a run from landing in the bucket of the word it spells
