@@ -20,10 +20,15 @@ def _learning_of(root: str, scope: str, title: str) -> tuple[str, str]:
     return ids.of_learning(frontmatter.read_frontmatter_values(path, ("id", "title")), path=path), path
 
 
-def test_forget_refuses_another_projects_own_learning(tmp_path):
-    alpha = ms.make_project(tmp_path, "alpha")
+def _alpha_beta(tmp_path) -> tuple[str, str]:
+    """Two projects: alpha (to write a learning) and beta, with memory of its own."""
     beta = ms.make_project(tmp_path, "beta")
     write_as_session(beta, {"decisions": [{"summary": "Beta uses tabs"}]}, session="s-b")
+    return ms.make_project(tmp_path, "alpha"), beta
+
+
+def test_forget_refuses_another_projects_own_learning(tmp_path):
+    alpha, beta = _alpha_beta(tmp_path)
     lid, path = _learning_of(alpha, "project", "Wombat exports need the legacy codec")
     r = invoke("memory", "forget", lid, "--project", beta)
     assert r.code != 0 and "alpha" in r.err and "--project" in r.err, r.out + r.err
@@ -33,9 +38,7 @@ def test_forget_refuses_another_projects_own_learning(tmp_path):
 
 
 def test_forget_takes_a_general_learning_of_another_project(tmp_path):
-    alpha = ms.make_project(tmp_path, "alpha")
-    beta = ms.make_project(tmp_path, "beta")
-    write_as_session(beta, {"decisions": [{"summary": "Beta uses tabs"}]}, session="s-b")
+    alpha, beta = _alpha_beta(tmp_path)
     lid, path = _learning_of(alpha, "general", "Quokka builds cache the toolchain")
     r = invoke("memory", "forget", lid, "--project", beta)
     assert r.code == 0, r.err

@@ -61,6 +61,12 @@ def is_banned(name: str) -> bool:
 @pytest.fixture
 def world(tmp_path, isolated_home, monkeypatch):
     """Loop on, a project with some memory, a transcript where Claude Code keeps one, a fake claude."""
+    return make_world(tmp_path, isolated_home)
+
+
+def make_world(tmp_path, isolated_home, **decision: str):
+    """:func:`world`, its one decision with the fields ``decision`` (a machine, an author...) added:
+    (the environment to run a hook in, ``payload(event, session id)``)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     (bin_dir / "claude").write_text("#!/bin/sh\nexit 1\n")
@@ -73,7 +79,7 @@ def world(tmp_path, isolated_home, monkeypatch):
     with open(os.path.join(memory, "decisions.jsonl"), "w") as fh:
         fh.write(json.dumps({"ts": "2025-01-01T00:00:00+00:00", "type": "decision", "project": "proj",
                              "session_id": "s", "task_id": "t", "summary": "Use a file queue", "context": "",
-                             "alternatives": [], "rationale": "simple", "tags": []}) + "\n")
+                             "alternatives": [], "rationale": "simple", "tags": [], **decision}) + "\n")
     folder = os.path.join(paths.projects_dir(), paths.project_key(str(project)))
     os.makedirs(folder, exist_ok=True)
 
