@@ -161,3 +161,17 @@ def test_an_origin_change_recorded_before_the_upgrade_survives_a_first_start_und
     assert os.path.basename(first) in aliases.owned(paths.memory_dir(root)).keys
     kept_before = os.path.join(paths.profile_records_dir("keys"), os.path.basename(paths.last_key_file(root)))
     assert not os.path.exists(kept_before)  # taken over: the machine's record stands for it now
+
+
+def test_an_old_consent_read_under_its_profile_counts_under_the_other_after(tmp_path, monkeypatch):
+    app, billing, bkey = two_projects(tmp_path)
+    old_key_record(billing, bkey)
+    synced_alias(paths.memory_dir(app), bkey)
+    old = os.path.join(paths.state_dir(), "aliases", os.path.basename(paths.memory_dir(app)))
+    os.makedirs(os.path.dirname(old))
+    with open(old, "w", encoding="utf-8") as fh:
+        fh.write(bkey + "\n")  # what `lh memory adopt --force` noted before, under the default profile
+    assert bkey in aliases.owned(paths.memory_dir(app)).keys  # read once under its own profile
+    profile(monkeypatch, WORK)
+    last_key.remember_key(billing, paths.memory_dir(billing))  # billing is live under this profile too
+    assert bkey in aliases.owned(paths.memory_dir(app)).keys

@@ -176,10 +176,18 @@ def consent_file(own: str, env: Env | None = None) -> str:
 
 def consented(own: str, env: Env | None = None) -> set[str]:
     """The aliases this machine wrote for the folder of key ``own`` (:func:`consent_file`), and those a
-    version before noted in this profile's ``<queue>/state/aliases``."""
+    version before noted in this profile's ``<queue>/state/aliases``, copied into the machine's file
+    at this first read (every other profile reads only that one)."""
     from lazy_harness import paths
 
-    return _consents(consent_file(own, env)) | _consents(os.path.join(paths.profile_records_dir("aliases", env), own))
+    mine = _consents(consent_file(own, env))
+    before = _consents(os.path.join(paths.profile_records_dir("aliases", env), own)) - mine
+    for value in sorted(before):
+        try:
+            _consent(own, value, env)
+        except OSError:
+            break  # why: read here all the same; copied at a later read, when the folder may be written
+    return mine | before
 
 
 def _consents(path: str) -> set[str]:
@@ -221,14 +229,14 @@ def _live_keys(keys: list[str], memory_root: str | None = None, env: Env | None 
     return out
 
 
-def _consent(own: str, value: str) -> None:
+def _consent(own: str, value: str, env: Env | None = None) -> None:
     """Note that this machine wrote the alias ``value`` in the folder of key ``own`` (:func:`counted`),
     in the machine's file also when this profile noted it before (the other profiles read only that
     one). Raises ``private.UnsafeFolder`` when its folder may not be used."""
     from lazy_harness.atomic import append_line
     from lazy_harness.memory import last_key
 
-    path = consent_file(own)
+    path = consent_file(own, env)
     if value in _consents(path):
         return
     last_key.private_folder(os.path.dirname(path))
