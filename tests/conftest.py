@@ -189,7 +189,8 @@ def isolated_home(tmp_path, monkeypatch, _home_guard, request, _without_codex):
                 for d in os.environ.get("PATH", "").split(os.pathsep)]
         monkeypatch.setenv("PATH", os.pathsep.join(kept))
     for var in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
-                "XDG_STATE_HOME", "LH_WORKER_CALL", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT"):  # last: a run from claude -p
+                "XDG_STATE_HOME", "LH_WORKER_CALL",
+                "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_ENTRYPOINT"):  # last: a run from claude -p
         monkeypatch.delenv(var, raising=False)
     from lazy_harness.memory import lines
 
