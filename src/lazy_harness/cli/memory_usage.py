@@ -73,7 +73,7 @@ def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str,
                                  f"{row['recurred']:>8}  {_day(row['last_shown']):<16}  {last}"))
     click.echo(f"total: {totals['sessions']} session(s), {totals['shown']} shown, {totals['used']} used, "
                f"{totals['injected_chars']} characters injected, {totals['recurrences']} recurrence(s)")
-    costly = _costly(t)
+    costly = _costly(t, learnings_dir)
     if costly:
         titles = _titles(costly, learnings_dir)
         click.echo("most characters for the least use:")
@@ -84,15 +84,19 @@ def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str,
                                      f"used in {len(e.used)}: {title}"))
 
 
-def _costly(t: Tally, n: int = 5) -> list[Entry]:
+def _costly(t: Tally, learnings_dir: str, n: int = 5) -> list[Entry]:
     """The ``n`` entries that cost the most for the least use, less those readers leave out of their own
-    folder (forgotten, merged, superseded, held: ``marks.hidden``, as the page's "Never used" does): no
-    use forgetting them; less those the audit cannot measure (``Tally.costly``)."""
-    from lazy_harness.memory import marks
+    folder (forgotten, merged, superseded, held; a learning forgotten or deprecated, a handoff item
+    closed: ``usage_section.done_with``, as the page's "Never used" does): no use forgetting them; less
+    those the audit cannot measure (``Tally.costly``)."""
+    from lazy_harness.ui.usage_section import done_with
 
-    gone = {mdir: marks.hidden(mdir) for mdir in {e.folder for e in t.entries.values()}}
-    some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown) and e.id not in gone[e.folder]]
-    return some[:n]
+    some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown)]
+    wanted: dict[str, set[str]] = {}
+    for e in some:
+        wanted.setdefault(e.folder, set()).add(e.id)
+    gone = {mdir: done_with(mdir, learnings_dir, eids) for mdir, eids in wanted.items()}
+    return [e for e in some if e.id not in gone[e.folder]][:n]
 
 
 def _short(title: str) -> str:

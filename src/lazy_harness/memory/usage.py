@@ -224,8 +224,11 @@ def order(items: list[T], id_of: Callable[[T], str], ranks: Ranks | None) -> lis
 
 
 # --- recurrences, told to the person once at SessionStart -------------------------------------------
-#     <queue>/state/recurred        ``<memory key> <id>`` per line: the worker appends
+#     <queue>/state/recurred        ``<memory key> <id> <session>`` per line: the worker appends (a line
+#                                   from before sessions were named: ``<memory key> <id>``)
 #     <queue>/state/recurred-told   the same lines, once SessionStart told the person
+# why the session: a failure that recurs in a later session is told again; keyed by id alone, the
+# first told line covered every later recurrence of it
 
 RECURRED, RECURRED_TOLD = "recurred", "recurred-told"
 
@@ -242,31 +245,48 @@ def _lines(path: str) -> list[str]:
     return [ln.strip() for ln in text.split("\n") if ln.strip()]
 
 
-def keep_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> None:
-    """Keep the recurrences for the next SessionStart of the project (the worker)."""
+def keep_recurred(env: Env | None, memory_key: str, entry_ids: list[str], session_id: str = "") -> None:
+    """Keep the recurrences of the session ``session_id`` for the next SessionStart of the project (the
+    worker). A recurrence kept already is not kept twice: the session counted again (a retried task)
+    keeps what a killed run did not, and never tells one twice."""
     from lazy_harness.atomic import append_line
 
+    path = os.path.join(paths.state_dir(env), RECURRED)
+    sid = paths.safe_session_id(session_id) if session_id else ""
+    kept = set(_lines(path))
     for eid in entry_ids:
-        append_line(os.path.join(paths.state_dir(env), RECURRED), f"{memory_key} {eid}")
+        line = f"{memory_key} {eid} {sid}".rstrip()
+        if line not in kept:
+            kept.add(line)
+            append_line(path, line)
 
 
-def untold_recurred(env: Env | None, memory_key: str) -> list[str]:
-    """The ids of the project's failures that recurred and were not told yet. One ``open`` when none
-    ever recurred."""
+def _untold(env: Env | None, memory_key: str) -> list[str]:
+    """The project's recurrence lines not told yet, oldest first."""
     state = paths.state_dir(env)
-    mine = [ln for ln in _lines(os.path.join(state, RECURRED)) if ln.split(" ")[0] == memory_key]
+    mine = [ln for ln in _lines(os.path.join(state, RECURRED)) if ln.split(" ")[0] == memory_key and " " in ln]
     if not mine:
         return []
     told = set(_lines(os.path.join(state, RECURRED_TOLD)))
-    return list(dict.fromkeys(ln.split(" ", 1)[1] for ln in mine if ln not in told and " " in ln))
+    return [ln for ln in mine if ln not in told]
+
+
+def untold_recurred(env: Env | None, memory_key: str) -> list[str]:
+    """The ids of the project's failures that recurred and were not told yet (each once, however many
+    sessions it recurred in since it was last told). One ``open`` when none ever recurred."""
+    return list(dict.fromkeys(ln.split(" ")[1] for ln in _untold(env, memory_key)))
 
 
 def told_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> None:
-    """Mark the recurrences told (one ``O_APPEND`` write)."""
+    """Mark told every recurrence of these ids not told yet (one ``O_APPEND`` write)."""
     if not entry_ids:
         return
+    wanted = set(entry_ids)
+    lines = [ln for ln in _untold(env, memory_key) if ln.split(" ")[1] in wanted]
+    named = {ln.split(" ")[1] for ln in lines}
+    lines += [f"{memory_key} {eid}" for eid in entry_ids if eid not in named]  # why: kept by no line read
     fd = os.open(os.path.join(paths.state_dir(env), RECURRED_TOLD), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     try:
-        os.write(fd, "".join(f"{memory_key} {eid}\n" for eid in entry_ids).encode("utf-8"))
+        os.write(fd, "".join(f"{ln}\n" for ln in lines).encode("utf-8"))
     finally:
         os.close(fd)

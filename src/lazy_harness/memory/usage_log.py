@@ -341,18 +341,20 @@ def reset(env: Env | None, memory_dir: str, entry_id: str, now: float) -> None:
 
 
 def this_week(memory_dir: str, now: float) -> dict:
-    """The totals of the last seven days: :func:`tally` of the whole file since a week ago, reading only
-    the lines that can change them (:func:`_week_rows`)."""
+    """The totals of the last seven days: :func:`tally` of the whole file since a week ago, a merged
+    entry's lines counted for the one it was merged into (:func:`merged_into`, as ``lh memory usage``),
+    reading only the lines that can change them (:func:`_week_rows`)."""
     since = now - WEEK
     out: list[dict] = []
     epochs: dict[str, float] = {}
     path = path_of(memory_dir)
-    for raw in _week_rows(path, since):
+    into = merged_into(memory_dir)
+    for raw in _week_rows(path, since, into):
         recs, how = lines.records_of(raw)
         if how:
             lines.note(path)
         out += _records(recs, memory_dir, epochs)
-    return tally(out, since=since).totals()
+    return tally(out, since=since, into=into).totals()
 
 
 def _records(recs: list[dict], memory_dir: str, epochs: dict[str, float]) -> list[dict]:
@@ -385,9 +387,10 @@ def _floor(since: float) -> bytes:
     return time.strftime("%Y-%m-%d", time.gmtime(since - 2 * 86400)).encode()
 
 
-def _week_rows(path: str, since: float) -> list[bytes]:
+def _week_rows(path: str, since: float, into: dict[str, str] | None = None) -> list[bytes]:
     """The lines of usage.jsonl that can count in a tally since ``since`` (see above), in file order,
-    without newlines."""
+    without newlines; ``into`` (:func:`merged_into`): an older showing of an entry merged into one that
+    was reset is kept too."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
@@ -407,7 +410,8 @@ def _week_rows(path: str, since: float) -> list[bytes]:
         if b"reset" in raw:
             reset.add(_id_of(raw))
         kept.append(n)
-    if reset:  # the showings before the week of an entry that was reset
+    if reset:  # the showings before the week of an entry that was reset, or merged into one that was
+        reset |= {k.encode() for k, v in (into or {}).items() if v.encode() in reset}
         kept += [n for n in old if b'"shown"' in rows[n] and _id_of(rows[n]) in reset]
     return [rows[n] for n in sorted(kept)]
 

@@ -74,16 +74,21 @@ def record_handoff_edits(memory_dirs: list[str], now: float) -> None:
 
 
 def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) -> None:
-    """usage.jsonl merged: the counts the budget cuts read, worked out again (memory/usage_log.py).
-    Never raises: the next distillation writes them anyway."""
-    from lazy_harness.memory import usage_log
+    """usage.jsonl or marks.jsonl merged: the counts the budget cuts read, worked out again once per
+    memory folder (memory/usage_log.py). why marks: a merge made on another machine counts the merged
+    entry's sessions for the one it was merged into, with no new usage line. Never raises: the next
+    distillation writes them anyway."""
+    from lazy_harness.memory import marks, usage_log
 
-    for rel in changed:
-        if os.path.basename(rel) == usage_log.USAGE:
-            try:
-                usage_log.refresh_ranks(env, os.path.dirname(os.path.join(data, rel)))
-            except OSError:
-                pass
+    folders = dict.fromkeys(os.path.dirname(os.path.join(data, rel)) for rel in changed
+                            if os.path.basename(rel) in (usage_log.USAGE, marks.MARKS))
+    for folder in folders:
+        if not os.path.exists(usage_log.path_of(folder)):  # marks of a folder no session was counted in
+            continue
+        try:
+            usage_log.refresh_ranks(env, folder)
+        except OSError:
+            pass
 
 
 def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float,

@@ -13,7 +13,7 @@ from lazy_harness.ui.markup import LIMIT, esc, forget_or_why, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
     from typing import Protocol, TypeVar
 
     from lazy_harness.memory.usage_log import Entry
@@ -61,8 +61,6 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
     page's own, in ui/sections.py). Each list shows its first LIMIT rows unless the page was asked
     for everything, with a line saying how many more and where every one is listed."""
-    from lazy_harness.memory import marks
-
     t = held_and_usage.usage_tally(v.project)  # as lh memory usage counts, kept while usage.jsonl is unchanged
     if not t.entries:
         return ('<p class="empty">'
@@ -75,8 +73,9 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     cut = None if v.everything else LIMIT
     # why sorted: most recurrences first, ties in the order they were recorded (sorted is stable)
     again = sorted((e for e in t.entries.values() if e.recurred), key=lambda e: -len(e.recurred))
-    gone = marks.hidden(v.project.memory_dir)  # forgotten, merged, superseded: done with
-    never = [e for e in t.never_used() if e.id not in gone]
+    never = t.never_used()
+    gone = done_with(v.project.memory_dir, v.project.learnings_dir, {e.id for e in never})
+    never = [e for e in never if e.id not in gone]
     titles = titles_of(v) if again or never else {}
     told = ""
     if again:
@@ -86,6 +85,40 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
         told = (f'<h3>Recurred after memory showed them</h3><ul class="entries recurred">{recurred}</ul>'
                 + _more(v, cut, len(again), "that recurred in the most sessions"))
     return head + plot(t.weeks, v.now or time.time()) + legend + told + _never_used(v, never, cut, titles, entry)
+
+
+def done_with(memory_dir: str, learnings_dir: str, wanted: Collection[str]) -> set[str]:
+    """The ids of ``wanted`` that this folder's sessions are no longer shown, as the readers judge it:
+    a decision or failure a mark leaves out (forgotten, merged, superseded, held: ``marks.hidden``); a
+    learning none of whose files is in use (forgotten, deprecated, held: ``frontmatter.is_active``);
+    a handoff item closed (forgotten or done). An id memory no longer holds is not one (the lists say
+    so). The page's "Never used" and ``lh memory usage``'s costly list leave these out: no use
+    forgetting them."""
+    from lazy_harness.memory import handoff, ids, marks
+
+    out = {eid for eid in marks.hidden(memory_dir) if eid in wanted}
+    kinds = {ids.kind_of(eid) for eid in wanted}
+    if "handoff" in kinds:
+        items = handoff.load(memory_dir)[0]
+        out.update(eid for eid in wanted if eid in items and not items[eid].is_open)
+    if "learning" in kinds:
+        out |= _learnings_not_in_use(learnings_dir, {eid for eid in wanted if ids.kind_of(eid) == "learning"})
+    return out
+
+
+def _learnings_not_in_use(learnings_dir: str, wanted: set[str]) -> set[str]:
+    """The wanted learnings with a file and none of their files in use. why every file: one learning
+    written on two days is shown while either file is active, as SessionStart reads them."""
+    from lazy_harness.memory import files, frontmatter
+    from lazy_harness.recall.readback import learnings as heads
+    from lazy_harness.ui.file_reads import parsed
+
+    active: dict[str, bool] = {}
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        head = parsed(path, heads.read_head)  # kept while the file is unchanged: the page asks at each load
+        if head is not None and (lid := heads.learning_id(head)) in wanted:
+            active[lid] = active.get(lid, False) or frontmatter.is_active(head)
+    return {lid for lid, live in active.items() if not live}
 
 
 def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, str],

@@ -19,9 +19,11 @@ of the session's cursor (``cursor``, worker/cursor.py ``position``): the next wo
 left over before it drains the queue, moving the cursor (never backwards) and running the checks,
 so the task a killed worker left finds nothing new to distill and makes no second model call. It
 carries the session's usage accounting too (``usage``: what worker/usage.py reads, the answer's
-failures among it), counted after the checks, or by that settler: the task, skipped as nothing new,
-would never count it (a line already written counts once). It is removed once the checks and the
-accounting ran. Machine-local, never synced.
+failures among it), counted before the cursor moves (worker/persist.py), or by that settler: the
+task, skipped as nothing new, would never count it (a line already written counts once). A persist
+that wrote nothing saves no record: its usage, counted before the cursor moves, is counted again by
+its task's next run when a kill came first. It is removed once the checks and the accounting ran.
+Machine-local, never synced.
 
 The process running a record's checks holds an ``flock`` on it from its write (or its claim) to its
 removal, as a model call holds its marker (cost/budget.py); the kernel drops the lock when the process

@@ -32,8 +32,8 @@ def persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs
                       at: tuple[float, str], cfg: Config, env: Env | None, sleep: Sleep,
                       log: Log) -> tuple[Plan, Report]:
     """Persist the answer, its commit carrying the promise of its checks, of the cursor's move to
-    ``read_to`` and of the session's usage accounting (worker/owed.py); then keep the promise: move
-    the cursor, run the checks, count the usage, forget it."""
+    ``read_to`` and of the session's usage accounting (worker/owed.py); then keep the promise: count
+    the usage, move the cursor, run the checks, forget it."""
     from lazy_harness.worker import cursor, owed
 
     now, memory_root = at
@@ -52,9 +52,13 @@ def persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs
     checks, owing = promised[0] if promised else (dict(owed_checks(plan, report, over, dirs, meta),
                                                         usage=accounting), None)
     with owed.holding(owing):  # why: locked until the checks ran, so a worker starting meanwhile leaves them
+        # why before the cursor moves: a persist that wrote nothing saved no promise, so a worker killed
+        # after the move left a task that, run again, is skipped as nothing new and never counted the
+        # session; counted first, the task runs again and counts what is missing (a line already
+        # written counts once)
+        _account_usage(checks, env, log)
         cursor.advance(env, sid, path, read_to, now)  # after the persist, never before
         report.held = run_checks(checks, cfg, env, now, sleep, log)
-        _account_usage(checks, env, log)
     return plan, report
 
 

@@ -96,20 +96,36 @@ def first_shown(showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]
 
 
 def session_lines(session_id: str, showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]],
-                  ) -> list[dict]:
+                  start: int = 0) -> list[dict]:
     """The session's ``session`` lines (memory/usage_log.py): one per showing, dated at it, with the
-    characters injected up to and including it (``chars``) and, after the first, before it (``before``);
+    characters injected up to and including it (``chars``, counted from ``start``: :func:`counted_before`)
+    and, after the first, before it (``before``);
     a showing that adds none has no line. why one per showing and not one dated at the first: a session
     resumed days later had its new characters dated at its first showing, and the week's count
     (``usage_log.this_week``) dropped them while it counted the session and its showings."""
     out: list[dict] = []
-    total = 0
+    total = start
     for n, (when, _, chars, _) in enumerate(showings):
         before, total = total, total + max(chars, 0)
         if n == 0 or total > before:
             more = {"before": before} if before else {}
             out.append(usage_log.line("session", when, session=session_id, chars=total, **more))
     return out
+
+
+def counted_before(records: list[dict], session_id: str,
+                   showings: Sequence[tuple[float, str, int, list[tuple[str, int]]]]) -> int:
+    """The characters usage.jsonl (``records``) already counts for the session before its first showing
+    read: the largest ``chars`` of its ``session`` lines dated before it, 0 when none. why: a session
+    whose ``.seen`` file ``lh queue purge`` removed, resumed later, has only its new showings; totalled
+    from 0 they repeated a total already written, and the resume's characters were lost."""
+    if not showings:
+        return 0
+    # why a margin: a line is dated in whole milliseconds cut down, a ``.seen`` time is rounded; the
+    # line of the first showing itself stands up to a few milliseconds before it
+    first = showings[0][0] - 0.01
+    return max((r["chars"] for r in records if r["op"] == "session" and r.get("session") == session_id
+                and r["at"] < first and isinstance(r.get("chars"), int)), default=0)
 
 
 def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[str, list[str]],
@@ -183,10 +199,14 @@ def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings
     hits = {eid: evidence.first_use(marks.get(eid) or [], acts, when) for eid, (when, _) in first.items()}
     again = recurred(distilled, first, marks, acts)
 
+    recurred_before: list[str] = []
+
     def new_of(records: list[dict]) -> list[dict]:
         done = usage_log.of_session(records, session_id)
+        recurred_before.extend(eid for op, eid in done if op == "recurred")
         new: list[dict] = []
-        new += [r for r in session_lines(session_id, showings) if ("session", str(r["chars"])) not in done]
+        start = counted_before(records, session_id, showings)
+        new += [r for r in session_lines(session_id, showings, start) if ("session", str(r["chars"])) not in done]
         for eid, (when, chars) in first.items():
             if ("shown", eid) not in done:
                 # why: an entry with no marks can never be seen used; said so, it is not ranked unused
@@ -201,7 +221,9 @@ def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings
 
     new, _ = usage_log.record(env, memory_dir, new_of)
     told = [r["id"] for r in new if r["op"] == "recurred"]
-    if told:
-        usage.keep_recurred(env, usage.memory_key_of(memory_dir), told)
+    if told or recurred_before:
+        # why those of the lines written before too: a worker killed between the ``recurred`` line and
+        # this kept none, and the session counted again finds the line written; one kept is not kept twice
+        usage.keep_recurred(env, usage.memory_key_of(memory_dir), sorted(recurred_before) + told, session_id)
     used = sum(1 for r in new if r["op"] == "used")
     return (f"usage: {len(first)} shown, {used} newly used" + (f", recurred {','.join(told)}" if told else ""))
