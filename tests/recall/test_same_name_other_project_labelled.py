@@ -40,3 +40,11 @@ def test_prompt_recall_names_it_too(tmp_path, isolated_home):
     assert out.code == 0, out.err
     [line] = [ln for ln in out.out.splitlines() if TIP in ln and ln.startswith("- ")]
     assert SAID in line
+
+
+def test_it_needs_one_matched_group_more_as_another_projects_learning_does():
+    from lazy_harness.recall.prompt import rank
+
+    own = {"kind": "learning", "origin": "api"}
+    assert rank.groups_needed({**own, "same_name": True}, "api") == rank.groups_needed({**own, "origin": "web"}, "api")
+    assert rank.groups_needed({**own, "same_name": True}, "api") > rank.groups_needed(own, "api")

@@ -110,7 +110,8 @@ def _weight(total_docs: int, df: int) -> float:
 def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
     """How many of the prompt's groups ``c`` must match: ``least``, one more (``OTHER_PROJECT``) for a
     learning written in another project than ``project`` (None: no project, no difference)."""
-    elsewhere = project is not None and c["kind"] == "learning" and c["origin"] != project
+    # why same_name too: a learning of another project with this one's folder name (recall.py, by key)
+    elsewhere = project is not None and c["kind"] == "learning" and (c["origin"] != project or bool(c.get("same_name")))
     return least + OTHER_PROJECT * elsewhere
 
 
