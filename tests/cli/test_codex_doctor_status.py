@@ -107,7 +107,7 @@ def test_status_shows_codex_and_marks_codex_sessions(here):
     task(spool.DONE, SIDS[1], here["project"], 30, outcome="skipped", reason="too short")
     out = invoke("status").out.splitlines()
     line = next(x for x in out if x.startswith("codex: "))
-    assert "hooks installed (4 in" in line and "trust trusted" in line and "1 sessions seen" in line
+    assert "hooks installed (4 in" in line and "trust trusted" in line and line.endswith("; 1 session seen")
     assert any(SIDS[0][:8] + " (Codex)" in x for x in out)
     assert any(SIDS[1][:8] + "  skipped" in x for x in out)
 

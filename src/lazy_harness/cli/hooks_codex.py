@@ -262,13 +262,14 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
 def status_line(cwd: str | None = None) -> str | None:
     """One line for ``lh status``: Codex hooks installed, trusted, sessions seen; None when Codex is not set up."""
     found = inspect(cwd)
-    seen = sessions_seen()
+    count = sessions_seen()
+    seen = f"{count} session{'' if count == 1 else 's'} seen"
     if found.state == "invalid":
         return f"codex: {found.path}: {found.error}"
     if not found.ours:
-        return f"codex: hooks not installed (lh hooks install --agent codex); {seen} sessions seen" if seen else None
+        return f"codex: hooks not installed (lh hooks install --agent codex); {seen}" if count else None
     off = f", switched off in Codex's /hooks: {', '.join(found.off)}" if found.off else ""
-    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}{off}; {seen} sessions seen"
+    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}{off}; {seen}"
 
 
 def left_note() -> str | None:
