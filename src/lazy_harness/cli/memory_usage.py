@@ -17,6 +17,8 @@ from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.usage_log import Entry, Tally
 
@@ -87,16 +89,28 @@ def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str,
 def _costly(t: Tally, learnings_dir: str, n: int = 5) -> list[Entry]:
     """The ``n`` entries that cost the most for the least use, less those readers leave out of their own
     folder (forgotten, merged, superseded, held; a learning forgotten or deprecated, a handoff item
-    closed: ``usage_section.done_with``, as the page's "Never used" does): no use forgetting them; less
+    closed: ``memory.done_with``, as the page's "Never used" does): no use forgetting them; less
     those the audit cannot measure (``Tally.costly``)."""
-    from lazy_harness.ui.usage_section import done_with
+    from lazy_harness.memory.done_with import done_with
 
     some = [e for e in t.costly(len(t.entries)) if len(e.used) < len(e.shown)]
     wanted: dict[str, set[str]] = {}
     for e in some:
         wanted.setdefault(e.folder, set()).add(e.id)
-    gone = {mdir: done_with(mdir, learnings_dir, eids) for mdir, eids in wanted.items()}
+    # why read once: with --all-projects every folder's learnings are the one shared folder's
+    heads = list(_learning_heads(learnings_dir)) if any(e.kind == "learning" for e in some) else []
+    gone = {mdir: done_with(mdir, eids, heads) for mdir, eids in wanted.items()}
     return [e for e in some if e.id not in gone[e.folder]][:n]
+
+
+def _learning_heads(learnings_dir: str) -> Iterator[tuple[str, dict]]:
+    """``(id, head)`` of each learning file, as ``done_with`` judges them."""
+    from lazy_harness.memory import files
+    from lazy_harness.recall.readback import learnings as heads
+
+    for path in files.recent_learning_files(learnings_dir, 10**9):
+        if (head := heads.read_head(path)) is not None:
+            yield heads.learning_id(head), head
 
 
 def _short(title: str) -> str:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import time
 from urllib.parse import quote
 
+from lazy_harness.memory.done_with import done_with
 from lazy_harness.ui import held_and_usage
 from lazy_harness.ui.markup import LIMIT, esc, forget_or_why, text, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection
+    from collections.abc import Callable, Iterator
     from typing import Protocol, TypeVar
 
     from lazy_harness.memory.usage_log import Entry
@@ -74,7 +75,7 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     # why sorted: most recurrences first, ties in the order they were recorded (sorted is stable)
     again = sorted((e for e in t.entries.values() if e.recurred), key=lambda e: -len(e.recurred))
     never = t.never_used()
-    gone = done_with(v.project.memory_dir, v.project.learnings_dir, {e.id for e in never})
+    gone = done_with(v.project.memory_dir, {e.id for e in never}, _learning_heads(v.project.learnings_dir))
     never = [e for e in never if e.id not in gone]
     titles = titles_of(v) if again or never else {}
     told = ""
@@ -87,38 +88,16 @@ def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[...,
     return head + plot(t.weeks, v.now or time.time()) + legend + told + _never_used(v, never, cut, titles, entry)
 
 
-def done_with(memory_dir: str, learnings_dir: str, wanted: Collection[str]) -> set[str]:
-    """The ids of ``wanted`` that this folder's sessions are no longer shown, as the readers judge it:
-    a decision or failure a mark leaves out (forgotten, merged, superseded, held: ``marks.hidden``); a
-    learning none of whose files is in use (forgotten, deprecated, held: ``frontmatter.is_active``);
-    a handoff item closed (forgotten or done). An id memory no longer holds is not one (the lists say
-    so). The page's "Never used" and ``lh memory usage``'s costly list leave these out: no use
-    forgetting them."""
-    from lazy_harness.memory import handoff, ids, marks
-
-    out = {eid for eid in marks.hidden(memory_dir) if eid in wanted}
-    kinds = {ids.kind_of(eid) for eid in wanted}
-    if "handoff" in kinds:
-        items = handoff.load(memory_dir)[0]
-        out.update(eid for eid in wanted if eid in items and not items[eid].is_open)
-    if "learning" in kinds:
-        out |= _learnings_not_in_use(learnings_dir, {eid for eid in wanted if ids.kind_of(eid) == "learning"})
-    return out
-
-
-def _learnings_not_in_use(learnings_dir: str, wanted: set[str]) -> set[str]:
-    """The wanted learnings with a file and none of their files in use. why every file: one learning
-    written on two days is shown while either file is active, as SessionStart reads them."""
-    from lazy_harness.memory import files, frontmatter
+def _learning_heads(learnings_dir: str) -> Iterator[tuple[str, dict]]:
+    """``(id, head)`` of each learning file, as ``memory.done_with`` judges them."""
+    from lazy_harness.memory import files
     from lazy_harness.recall.readback import learnings as heads
     from lazy_harness.ui.file_reads import parsed
 
-    active: dict[str, bool] = {}
     for path in files.recent_learning_files(learnings_dir, 10**9):
         head = parsed(path, heads.read_head)  # kept while the file is unchanged: the page asks at each load
-        if head is not None and (lid := heads.learning_id(head)) in wanted:
-            active[lid] = active.get(lid, False) or frontmatter.is_active(head)
-    return {lid for lid, live in active.items() if not live}
+        if head is not None:
+            yield heads.learning_id(head), head
 
 
 def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, str],
