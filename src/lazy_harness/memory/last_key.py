@@ -35,10 +35,12 @@ def read_record(path: str) -> tuple[str, str | None, str]:
     """(the key, the project root, the repository's identity) a last-key file holds: up to three
     lines, the root only in files written since it was kept (an older file holds the key alone), the
     identity (:func:`identity`) only in files written since it was kept; ("", None, "") when it cannot
-    be read. A record missing at ``path`` is read where a version before kept it (:func:`_kept_before`)."""
+    be read. A record missing at ``path`` is read where a version before kept it (:func:`_kept_before`).
+    why ``lexists`` first: once that record is gone (taken over by :func:`remember_key`, or never
+    written) every SessionStart pays one failed ``lstat`` for it, not the folder checks and an ``open``."""
     got = _read_at(path)
     before = _kept_before(path)
-    old = _read_at(before) if before else None
+    old = _read_at(before) if before and os.path.lexists(before) else None
     # why the one kept before when it names another key: it predates every record of the machine's (a
     # version before wrote it under this profile), so the machine's was written since by another
     # profile, which did not know it: an origin change this profile recorded is still to take over
