@@ -111,6 +111,17 @@ def old_key_record(root: str, key: str) -> str:
     return path
 
 
+def old_consent(app: str, billing: str, bkey: str) -> None:
+    """billing's last-key record and app's consent to billing's key where the version before kept
+    them (what `lh memory adopt --force` noted), with a synced alias line naming billing's key in app."""
+    old_key_record(billing, bkey)
+    synced_alias(paths.memory_dir(app), bkey)
+    old = os.path.join(paths.state_dir(), "aliases", os.path.basename(paths.memory_dir(app)))
+    os.makedirs(os.path.dirname(old))
+    with open(old, "w", encoding="utf-8") as fh:
+        fh.write(bkey + "\n")
+
+
 def test_an_old_key_record_of_the_profile_still_makes_its_project_live(tmp_path):
     app, billing, bkey = two_projects(tmp_path)
     old_key_record(billing, bkey)
@@ -121,12 +132,7 @@ def test_an_old_key_record_of_the_profile_still_makes_its_project_live(tmp_path)
 
 def test_an_old_consent_of_the_profile_still_counts(tmp_path):
     app, billing, bkey = two_projects(tmp_path)
-    old_key_record(billing, bkey)
-    synced_alias(paths.memory_dir(app), bkey)
-    old = os.path.join(paths.state_dir(), "aliases", os.path.basename(paths.memory_dir(app)))
-    os.makedirs(os.path.dirname(old))
-    with open(old, "w", encoding="utf-8") as fh:
-        fh.write(bkey + "\n")  # what `lh memory adopt --force` noted before
+    old_consent(app, billing, bkey)
     assert bkey in aliases.owned(paths.memory_dir(app)).keys
     assert REFUND in start(app, sid="a-5")
 
@@ -165,12 +171,7 @@ def test_an_origin_change_recorded_before_the_upgrade_survives_a_first_start_und
 
 def test_an_old_consent_read_under_its_profile_counts_under_the_other_after(tmp_path, monkeypatch):
     app, billing, bkey = two_projects(tmp_path)
-    old_key_record(billing, bkey)
-    synced_alias(paths.memory_dir(app), bkey)
-    old = os.path.join(paths.state_dir(), "aliases", os.path.basename(paths.memory_dir(app)))
-    os.makedirs(os.path.dirname(old))
-    with open(old, "w", encoding="utf-8") as fh:
-        fh.write(bkey + "\n")  # what `lh memory adopt --force` noted before, under the default profile
+    old_consent(app, billing, bkey)  # under the default profile
     assert bkey in aliases.owned(paths.memory_dir(app)).keys  # read once under its own profile
     profile(monkeypatch, WORK)
     last_key.remember_key(billing, paths.memory_dir(billing))  # billing is live under this profile too
