@@ -10,9 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from lazy_harness.memory import files
 from lazy_harness.memory.handoff_log import by_whom
-from lazy_harness.ui import hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
+from lazy_harness.ui import entry_names, hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
 from lazy_harness.ui.markup import LIMIT, day_of, esc, forget_or_why, form, text, when_of
 
 TYPE_CHECKING = False
@@ -35,7 +34,7 @@ class View:
     query: str | None = None
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
-    titles: dict[str, str] | None = None  # ``_titles``, worked out once a page
+    titles: dict[str, entry_names.Named] | None = None  # ``_titles``, worked out once a page
 
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **fields}, label,
@@ -83,10 +82,11 @@ def handoff_section(v: View) -> str:
     return f'<ul class="entries">{"".join(rows)}</ul>{_more(v, "handoff", cut, len(every), 0)}'
 
 
-def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tuple[str, str, str]], question: str,
-             none: str) -> str:
+def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tuple[str, str, str]],
+             question: str | Callable[[dict], str], none: str) -> str:
     """Entries as a list, the left-out ones (``left_out``) folded away; ``row(item)`` gives (id, head,
-    body) of the ones shown: each list is cut at LIMIT unless the page was asked for everything."""
+    body) of the ones shown, ``question`` (or ``question(item)``) what their Forget asks: each list is
+    cut at LIMIT unless the page was asked for everything."""
     live = [i for i in items if not i["left_out"]]
     gone = [i for i in items if i["left_out"]]
     if not live and not gone:
@@ -95,7 +95,8 @@ def _listing(v: View, anchor: str, items: list[dict], row: Callable[[dict], tupl
     shown_live = []
     for item in live[:cut]:
         eid, head, body = row(item)
-        forget = forget_or_why(v.act, question, eid, item.get("refused"))
+        asked = question(item) if callable(question) else question
+        forget = forget_or_why(v.act, asked, eid, item.get("refused"))
         shown_live.append(_entry(eid, head, body, f'<div class="actions">{forget}</div>'))
     shown_gone = []
     for item in gone[:cut]:
@@ -147,12 +148,10 @@ def failures_section(v: View) -> str:
     return _records_section(v, "failure", "prevention", "failures")
 
 
-def _learning_list(v: View, items: list[dict], what: str) -> str:
+def _learning_list(v: View, items: list[dict], what: str, mine: bool) -> str:
     def row(item: dict) -> tuple[str, str, str]:
-        origin = ("" if item.get("origin") == v.project.name
-                  else f' <span class="meta">from {esc(item.get("origin"))}</span>')
         head = (f'<span class="meta">{esc(item["day"])}</span> '
-                f'{text(item.get("title"))}{origin}')
+                f'{text(item.get("title"))}{entry_names.origin(v.project, item, mine)}')
         excerpt = str(item.get("learning") or "")[:400]
         body = f'<p class="detail" dir="auto">{esc(excerpt)}</p>' if excerpt else ""
         if item.get("also_in"):  # one learning in two files: merge them, or delete all but one
@@ -160,16 +159,16 @@ def _learning_list(v: View, items: list[dict], what: str) -> str:
                      '(one learning in two files: merge them, or delete all but one)</p>')
         return item["id"], head, body
 
-    return _listing(v, "learnings", items, row, "Forget this learning?", f"No {what}.")
+    return _listing(v, "learnings", items, row, entry_names.learning_question, f"No {what}.")
 
 
 def learnings_section(v: View) -> str:
     from lazy_harness.memory import state
 
     own, general = memory_lists.learnings(v.project, state.policy(v.cfg))
-    return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project")
+    return (f'<h3>From {esc(v.project.name)}</h3>' + _learning_list(v, own, "learnings from this project", True)
             + '<h3>General, from other projects</h3>'
-            + _learning_list(v, general, "general learnings from other projects"))
+            + _learning_list(v, general, "general learnings from other projects", False))
 
 
 def search_section(v: View) -> str:
@@ -191,7 +190,8 @@ def search_section(v: View) -> str:
         f'<td>{"pass" if c["passes"] else "held" if c.get("held") else "waiting" if c.get("waiting") else ""}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
-        f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td><td>{esc(c["title"])}</td>'
+        f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td>'
+        f'<td>{esc(c["title"])}{entry_names.ranked_origin(v.project, c)}</td>'
         f'<td>{esc(", ".join(c["matched"]))}</td></tr>' for c in said["ranked"])
     table = (f'<table class="ranked"><thead><tr><th></th><th>strength</th><th>coverage</th><th>similarity</th>'
              f'<th>kind</th><th>id</th><th>title</th><th>matched</th></tr></thead><tbody>{rows}</tbody></table>'
@@ -200,19 +200,11 @@ def search_section(v: View) -> str:
             f'<p class="why">{esc(said["why"])}</p>{table}')
 
 
-def _titles(v: View) -> dict[str, str]:
-    """``{id: summary or title}`` of the project's entries, to name what a session was given; worked
-    out once a page (two sections ask)."""
-    if v.titles is not None:
-        return v.titles
-    out = {i["id"]: i["text"] for i in memory_lists.handoff_items(v.project)}
-    for name in (files.DECISIONS, files.FAILURES):  # why records: a title needs no state worked out
-        found = memory_lists.records(os.path.join(v.project.memory_dir, name))
-        out.update((rec["id"], rec.get("summary") or "") for rec in found)
-    for group in memory_lists.learnings(v.project):
-        out.update((item["id"], str(item.get("title") or "")) for item in group)
-    v.titles = out
-    return out
+def _titles(v: View) -> dict[str, entry_names.Named]:
+    """``entry_names.titles`` of the project, worked out once a page (two sections ask)."""
+    if v.titles is None:
+        v.titles = entry_names.titles(v.project)
+    return v.titles
 
 
 def injected_section(v: View) -> str:
@@ -225,7 +217,8 @@ def injected_section(v: View) -> str:
         events = "".join(
             f'<li><span class="meta">{esc(when_of(e["when"]))}</span> <b>{esc(e["event"])}</b> {esc(e["said"])}'
             + ('<ul class="given">'
-               + "".join(f"<li><code>{esc(i)}</code> {esc(titles.get(i, chr(8230)))}</li>" for i in e["ids"])
+               + "".join(f"<li><code>{esc(i)}</code> {titles[i].html() if i in titles else esc(chr(8230))}</li>"
+                       for i in e["ids"])
                + "</ul>" if e["ids"] else "")
             + "</li>" for e in s["events"])
         unknown = "" if s["known"] else ' <span class="badge">project not known</span>'

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from lazy_harness.memory.done_with import done_with
 from lazy_harness.ui import held_and_usage
-from lazy_harness.ui.markup import LIMIT, esc, forget_or_why, text, when_of
+from lazy_harness.ui.markup import LIMIT, esc, forget_or_why, when_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
     from lazy_harness.memory.usage_log import Entry
+    from lazy_harness.ui.entry_names import Named
     from lazy_harness.ui.reading import Project
 
     class Page(Protocol):
@@ -58,7 +59,7 @@ def plot(weeks: dict[str, list[int]], now: float, n: int = WEEKS) -> str:
             f'viewBox="0 0 {w} {height + 20}" width="{w}" height="{height + 20}">{"".join(bars)}</svg>')
 
 
-def section(v: P, titles_of: Callable[[P], dict[str, str]], entry: Callable[..., str]) -> str:
+def section(v: P, titles_of: Callable[[P], dict[str, Named]], entry: Callable[..., str]) -> str:
     """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
     page's own, in ui/sections.py). Each list shows its first LIMIT rows unless the page was asked
     for everything, with a line saying how many more and where every one is listed."""
@@ -100,7 +101,7 @@ def _learning_heads(learnings_dir: str) -> Iterator[tuple[str, dict]]:
             yield heads.learning_id(head), head
 
 
-def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, str],
+def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, Named],
                 entry: Callable[..., str]) -> str:
     """The entries shown and never used, most shown first (``Tally.never_used``), each with Forget."""
     from lazy_harness.memory import usage_log
@@ -116,8 +117,9 @@ def _never_used(v: Page, never: list[Entry], cut: int | None, titles: dict[str, 
     for e in listed:
         meta = (f'<span class="meta">shown in {len(e.shown)} session(s), never used; {e.chars} characters; '
                 f'last shown {esc(when_of(usage_log.stamp(e.last_shown)))}</span>')
-        # why no Forget for an id memory no longer holds (deleted or retyped by hand): forget refuses it
-        forget = forget_or_why(v.act, "Forget this entry?", e.id, refused.get(e.id)) if e.id in titles else ""
+        # why no Forget for an id memory no longer holds (deleted or retyped by hand): forget refuses it;
+        # a general learning's asks about every project: forget marks the one file every project reads
+        forget = forget_or_why(v.act, titles[e.id].question, e.id, refused.get(e.id)) if e.id in titles else ""
         rows.append(entry(e.id, f'{_title(titles, e.id)} {meta}', "",
                           f'<div class="actions">{forget}</div>' if forget else ""))
     return (f'<h3>Never used</h3><ul class="entries never-used">{"".join(rows)}</ul>'
@@ -134,6 +136,7 @@ def _more(v: Page, cut: int | None, total: int, which: str) -> str:
             f'<a href="{link}">show all</a>, or <code>lh memory usage</code> lists every entry with its counts</p>')
 
 
-def _title(titles: dict[str, str], eid: str) -> str:
-    """An entry's title as HTML, or that memory no longer holds it."""
-    return text(titles[eid]) if eid in titles else '<span class="meta">(no longer in memory)</span>'
+def _title(titles: dict[str, Named], eid: str) -> str:
+    """An entry's title as HTML (with the origin of a learning another project wrote), or that memory
+    no longer holds it."""
+    return titles[eid].html() if eid in titles else '<span class="meta">(no longer in memory)</span>'
