@@ -313,8 +313,10 @@ def held_section(v: View) -> str:
         body = f'{text(h["text"], "p")}<p class="meta">{esc(h["file"])}</p>'
         question = ("Use this learning in every project?" if h["state"] != state.HELD or h.get("crosses")
                     else "Show this entry to sessions again?")  # why: a general one crosses once approved
+        forget = ("Forget this entry?" if h["kind"] != "learning" else entry_names.EVERYWHERE
+                  if h["state"] != state.HELD or h.get("crosses") else "Forget this learning?")
         actions = (v.act("approve", "Approve", question, id=h["id"])
-                   + forget_or_why(v.act, "Forget this entry?", h["id"], refused.get(h["id"])))
+                   + forget_or_why(v.act, forget, h["id"], refused.get(h["id"])))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
                            css=f"entry {h['state']}"))
     more = ""
