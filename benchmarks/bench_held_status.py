@@ -54,7 +54,7 @@ def main() -> int:
         os.environ.clear()
         os.environ.update(env)  # why: the tests' helpers resolve paths from the process environment
         from lazy_harness import paths
-        from lazy_harness.memory import held, held_review, usage_log
+        from lazy_harness.memory import held_review, usage_log
 
         now = time.time()
         big = os.path.join(root, "big-project")
@@ -72,7 +72,7 @@ def main() -> int:
         assert usage_log.this_week(mdir, now) == usage_log.tally(usage_log.read(mdir), since=now - usage_log.WEEK
                                                                  ).totals()
         print(f"usage this week       before {before:8.1f} ms (whole file)  after {after:7.1f} ms")
-        os.remove(held.listing_verdicts(mdir).path)
+        os.remove(held_review.listing_verdicts(mdir).path)
         for args in (["memory", "held"], ["status"]):
             runs = [lh(args, big, env) for _ in range(2)]
             print(f"lh {' '.join(args):<18} first {runs[0]:8.1f} ms  second {runs[1]:7.1f} ms")

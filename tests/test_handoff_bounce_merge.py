@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lazy_harness.memory import handoff, migrate_merge
+from lazy_harness.memory import handoff, handoff_answer, migrate_merge
 
 ITEM = "write the runbook for deploys"
 HOUR = 3600.0
@@ -22,7 +22,7 @@ def folders(tmp_path, isolated_home):
     t0 = time.time() - 10 * HOUR
     for folder in (old, new):
         os.makedirs(folder)
-        handoff.apply_answer(folder, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, t0, t0)
+        handoff_answer.apply_answer(folder, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, t0, t0)
     hid = handoff.id_for({}, ITEM)
     closed = t0 + 2 * HOUR
     assert handoff.close_items(new, [(hid, "done")], {"session_id": "by hand", "task_id": ""}, closed)

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths, sync
-from lazy_harness.memory import handoff
+from lazy_harness.memory import handoff, handoff_answer
 from tests.hooks.hookrun import run_hook
 
 ORIGIN = "git@github.com:me/app.git"
@@ -82,7 +82,7 @@ def two_machines(tmp_path, where: str, before_sync=None) -> tuple[Machine, Machi
     folder = paths.memory_dir(root, a.env)
     os.makedirs(folder)
     now = time.time()
-    handoff.apply_answer(folder, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, now, now)
+    handoff_answer.apply_answer(folder, [ITEM], None, {"session_id": "s1", "task_id": "t1"}, now, now)
     if before_sync is not None:
         before_sync(root, folder, a.env)
     hid = handoff.id_for({}, ITEM)

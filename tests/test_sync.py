@@ -328,19 +328,19 @@ def test_git_runs_the_merge_driver_command_ensure_repo_wrote(tmp_path, driver):
 
 
 def test_handoff_items_opened_and_closed_on_two_machines_merge(two):
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_answer
 
     a, b = two
     for m in (a, b):
         m.mdir.mkdir(parents=True, exist_ok=True)
     now = time.time()
-    handoff.apply_answer(str(a.mdir), ["Migrate the payments table", "Write the runbook"], [],
+    handoff_answer.apply_answer(str(a.mdir), ["Migrate the payments table", "Write the runbook"], [],
                          {"session_id": "sa", "task_id": "ta"}, now - 100, now)
     a.sync()
     b.sync()
-    handoff.apply_answer(str(b.mdir), ["Add retries to the webhook client"], ["Write the runbook"],
+    handoff_answer.apply_answer(str(b.mdir), ["Add retries to the webhook client"], ["Write the runbook"],
                          {"session_id": "sb", "task_id": "tb"}, now - 50, now)
-    handoff.apply_answer(str(a.mdir), ["Rotate the staging keys"], [],
+    handoff_answer.apply_answer(str(a.mdir), ["Rotate the staging keys"], [],
                          {"session_id": "sa2", "task_id": "ta2"}, now - 40, now)
     b.sync()
     a.sync()
@@ -504,19 +504,19 @@ def test_a_hand_edit_of_handoff_md_survives_a_merge_and_reaches_the_other_machin
     """The person deletes one item's line and adds one of their own on A; B opens an item and syncs;
     A's round must neither write over the edit (a bare render from the merged log brought the deleted
     item back) nor keep it to itself: both machines end with the same open items."""
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_answer
 
     a, b = two
     a.mdir.mkdir(parents=True, exist_ok=True)
     now = time.time()
-    handoff.apply_answer(str(a.mdir), ["Fix the login bug", "Write the release notes"], [],
+    handoff_answer.apply_answer(str(a.mdir), ["Fix the login bug", "Write the release notes"], [],
                          {"session_id": "sa", "task_id": "ta"}, now - 100, now - 100)
     a.sync()
     b.sync()
     md = a.mdir / "handoff.md"
     text = "".join(line for line in md.read_text().splitlines(keepends=True) if "login bug" not in line)
     md.write_text(text + "- Ask the designer about the empty state\n")
-    handoff.apply_answer(str(b.mdir), ["Bump the version"], [], {"session_id": "sb", "task_id": "tb"}, now, now)
+    handoff_answer.apply_answer(str(b.mdir), ["Bump the version"], [], {"session_id": "sb", "task_id": "tb"}, now, now)
     b.sync()
     a.sync(push=push)
     a.sync()
@@ -530,12 +530,12 @@ def test_a_hand_edit_of_handoff_md_survives_a_merge_and_reaches_the_other_machin
 def test_a_command_renders_handoff_md_with_the_stale_days_the_worker_was_given(tmp_path):
     """``[handoff] stale_days = 60``: the worker's render leaves a 20-day-old item unmarked, and so
     does a render by a writer without the config (a close, a sync, a migration)."""
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_answer
 
     mdir = tmp_path / "m"
     mdir.mkdir()
     now = time.time()
-    handoff.apply_answer(str(mdir), ["Old item", "Another item"], [], {"session_id": "s", "task_id": "t"},
+    handoff_answer.apply_answer(str(mdir), ["Old item", "Another item"], [], {"session_id": "s", "task_id": "t"},
                          now - 20 * 86400, now - 20 * 86400)
     handoff.write_markdown(str(mdir), {"session_id": "w", "task_id": "t"}, now, 60)
     assert "stale" not in (mdir / "handoff.md").read_text()

@@ -90,7 +90,7 @@ def test_a_start_that_knows_every_text_does_not_read_the_arrived_file(tmp_path, 
     own.reason("Keep the stylesheet in one file")
     own.save()
     held_written.keep_texts(["A line another machine wrote"], env)
-    arrived = held.arrived_verdicts(env).path
+    arrived = held_written.arrived_verdicts(env).path
     opened: list[str] = []
     real = builtins.open
     monkeypatch.setattr(held, "open", lambda path, *a, **k: opened.append(path) or real(path, *a, **k), raising=False)
@@ -107,7 +107,7 @@ def test_what_the_last_round_brought_is_kept_past_the_cap(tmp_path, monkeypatch)
     monkeypatch.setattr(held_written, "ARRIVED_MAX", 3)
     held_written.keep_texts(["t0", "t1", "t2"], env)
     held_written.keep_texts(["t0", "t3"], env)  # t0 came in again: it is among the newest now
-    kept = held.arrived_verdicts(env)
+    kept = held_written.arrived_verdicts(env)
     from lazy_harness.memory import ids
 
     assert set(kept.known) == {ids.text_digest(t) for t in ("t2", "t0", "t3")}

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lazy_harness.memory import handoff
+from lazy_harness.memory import handoff, handoff_answer
 from lazy_harness.sync import layout, repo_setup
 from tests.test_sync import KEY, Machine, _git
 
@@ -27,7 +27,7 @@ def _open_item(m: Machine, text: str) -> None:
     """A handoff item through the store (handoff.jsonl, handoff.md rendered, the open-items cache)."""
     m.mdir.mkdir(parents=True, exist_ok=True)
     now = time.time()
-    handoff.apply_answer(str(m.mdir), [text], None, {"project": "demo", "session_id": "s1", "task_id": "t"}, now,
+    handoff_answer.apply_answer(str(m.mdir), [text], None, {"project": "demo", "session_id": "s1", "task_id": "t"}, now,
                          now)
 
 

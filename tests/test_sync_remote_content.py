@@ -141,11 +141,12 @@ def test_what_memory_is_made_of_passes(world, tmp_path):
 
 
 def test_a_folder_at_handoff_md_leaves_the_rendered_file_and_the_worker_alone(world):
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff_answer
 
     a, other, _ = world
     now = time.time()
-    handoff.apply_answer(str(a.mdir), ["Rotate the staging keys"], [], {"session_id": "s", "task_id": "t"}, now, now)
+    handoff_answer.apply_answer(str(a.mdir), ["Rotate the staging keys"], [], {"session_id": "s", "task_id": "t"}, now,
+                                now)
     a.sync()
     item = {"op": "open", "id": "h-abcdef01", "text": "their item", "session_id": "s2", "task_id": "t",
             "ts": "2026-11-28T10:00:00.000+00:00"}
@@ -153,7 +154,7 @@ def test_a_folder_at_handoff_md_leaves_the_rendered_file_and_the_worker_alone(wo
     with pytest.raises(sync.SyncError, match="handoff.md"):
         a.sync()
     assert (a.mdir / "handoff.md").is_file()
-    handoff.apply_answer(str(a.mdir), ["Write the runbook"], [], {"session_id": "s3", "task_id": "t"}, now, now)
+    handoff_answer.apply_answer(str(a.mdir), ["Write the runbook"], [], {"session_id": "s3", "task_id": "t"}, now, now)
     assert "Write the runbook" in (a.mdir / "handoff.md").read_text()
 
 

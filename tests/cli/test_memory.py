@@ -212,13 +212,13 @@ def test_old_lines_without_ids_show_stable_derived_ids_in_show_and_search(projec
 
 
 def test_show_lists_open_items_with_ids_and_history_lists_closed_ones(project):
-    from lazy_harness.memory import handoff, ids
+    from lazy_harness.memory import handoff_answer, ids
 
     mem = paths.memory_dir(project)
     os.makedirs(mem)
     meta = {"project": "proj", "session_id": "sess-open", "task_id": "t-1"}
-    handoff.apply_answer(mem, ["still open", "done later"], [], meta, NOW - 30 * DAY, NOW)
-    handoff.apply_answer(mem, [], ["done later"], {**meta, "session_id": "sess-close"}, NOW - DAY, NOW)
+    handoff_answer.apply_answer(mem, ["still open", "done later"], [], meta, NOW - 30 * DAY, NOW)
+    handoff_answer.apply_answer(mem, [], ["done later"], {**meta, "session_id": "sess-close"}, NOW - DAY, NOW)
     out = invoke("memory", "show", "--project", project).out.split("\n==== ", 1)[1]
     assert f"- open item {ids.handoff_id('still open')}, " in out and "from session sess-ope: still open" in out
     assert "stale: open 30 days" in out and "done later" not in out and "Closed handoff items" not in out

@@ -184,10 +184,10 @@ def test_forget_and_consolidation_see_the_first_entry_of_a_bom_file(tmp_path):
 
 
 def test_a_bom_handoff_log_keeps_its_first_record(tmp_path):
-    from lazy_harness.memory import handoff
+    from lazy_harness.memory import handoff, handoff_answer
 
     mdir, _ = memory(tmp_path)
-    handoff.apply_answer(mdir, ["first item", "second item"], [], META, NOW, NOW)
+    handoff_answer.apply_answer(mdir, ["first item", "second item"], [], META, NOW, NOW)
     edit(os.path.join(mdir, handoff.STATE), lambda data: BOM + data)
     assert [i["text"] for i in handoff.open_items(handoff.load(mdir)[0])] == ["first item", "second item"]
 

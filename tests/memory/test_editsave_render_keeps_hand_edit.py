@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import atomic, logfile, paths
-from lazy_harness.memory import files, handoff, handoff_markdown, store
+from lazy_harness.memory import files, handoff, handoff_answer, handoff_markdown, store
 from tests.support import pausing
 
 NOW = 1_760_000_000.0
@@ -77,7 +77,7 @@ def test_worker_persist_keeps_an_edit_saved_during_its_render(mdir, monkeypatch)
 
 
 def test_close_items_keeps_an_edit_saved_during_its_render(mdir):
-    handoff.apply_answer(mdir, ["alpha task one", "bravo task two"], [], S1, NOW, NOW)
+    handoff_answer.apply_answer(mdir, ["alpha task one", "bravo task two"], [], S1, NOW, NOW)
     bravo = next(i["id"] for i in handoff.open_items(handoff.load(mdir)[0]) if i["text"] == "bravo task two")
     md = os.path.join(mdir, files.HANDOFF)
     mp = pytest.MonkeyPatch()
@@ -98,7 +98,7 @@ def test_close_items_keeps_an_edit_saved_during_its_render(mdir):
 def test_a_file_that_keeps_changing_is_never_written_over(mdir, monkeypatch):
     """An editor saving at every try: the writer gives up after its tries, says so in the log, and leaves
     the person's last save in place; the items are all in the log, and read back from it and the file."""
-    handoff.apply_answer(mdir, ["alpha task one"], [], S1, NOW, NOW)
+    handoff_answer.apply_answer(mdir, ["alpha task one"], [], S1, NOW, NOW)
     md = os.path.join(mdir, files.HANDOFF)
     real = handoff.atomic_write
     saves = []
@@ -110,7 +110,7 @@ def test_a_file_that_keeps_changing_is_never_written_over(mdir, monkeypatch):
         return real(path, *a, **k)
 
     monkeypatch.setattr(handoff, "atomic_write", edit_first)
-    handoff.apply_answer(mdir, ["bravo from session two"], [], S2, NOW + 60, NOW + 60)
+    handoff_answer.apply_answer(mdir, ["bravo from session two"], [], S2, NOW + 60, NOW + 60)
     last = open(md, encoding="utf-8").read()
     assert len(saves) == handoff.RENDER_TRIES  # read again and rendered again each time, then left
     assert f"- {saves[-1]}\n" in last and "bravo from session two" not in last

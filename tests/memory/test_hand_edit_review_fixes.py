@@ -8,7 +8,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import files, handoff, handoff_markdown, ids
+from lazy_harness.memory import files, handoff, handoff_answer, handoff_markdown, ids
 from lazy_harness.recall.readback import learnings as heads
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
@@ -41,7 +41,7 @@ def _own_learning(proj: Path, title: str) -> tuple[Path, str]:
 
 
 def answer(mdir: str, opened=(), closed=(), meta=A, when=NOW):
-    return handoff.apply_answer(mdir, list(opened), list(closed), meta, when, when)
+    return handoff_answer.apply_answer(mdir, list(opened), list(closed), meta, when, when)
 
 
 def open_items(mdir: str) -> list[tuple[str, str]]:

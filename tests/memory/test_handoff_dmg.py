@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import damage, files, handoff
+from lazy_harness.memory import damage, files, handoff, handoff_answer
 from tests.cli.lhrun import invoke
 from tests.test_sync import Machine, _git
 
@@ -44,7 +44,7 @@ DAMAGE = {"nul": _nul, "random": _junk, "latin1": _latin1, "prose": _prose}
 
 def _setup(mdir: str) -> dict[str, str]:
     os.makedirs(mdir, exist_ok=True)
-    handoff.apply_answer(mdir, TEXTS, [], META, NOW, NOW)
+    handoff_answer.apply_answer(mdir, TEXTS, [], META, NOW, NOW)
     return {i["id"]: i["text"] for i in handoff.open_items(handoff.load(mdir)[0])}
 
 
@@ -76,7 +76,7 @@ def test_a_persist_after_damage_closes_nothing_and_keeps_the_damaged_bytes_aside
     md = Path(mdir, files.HANDOFF)
     bad = DAMAGE[kind](md)
     md.write_bytes(bad)
-    written, _, _ = handoff.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)  # the worker's persist
+    written, _, _ = handoff_answer.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)  # the worker's persist
     assert written == [] and _closes(mdir) == []
     for text in opened.values():
         assert text in md.read_text(encoding="utf-8")  # rendered again from handoff.jsonl
@@ -84,7 +84,7 @@ def test_a_persist_after_damage_closes_nothing_and_keeps_the_damaged_bytes_aside
     assert len(copies) == 1 and Path(copies[0]).read_bytes() == bad
     assert os.path.basename(copies[0]).startswith("handoff.md.damaged-")
     # the render is now a plain one: the next writer neither sets anything aside nor closes anything
-    handoff.apply_answer(mdir, [], [], META, NOW + 120, NOW + 120)
+    handoff_answer.apply_answer(mdir, [], [], META, NOW + 120, NOW + 120)
     assert len(_aside(mdir)) == 1 and _closes(mdir) == []
 
 
@@ -101,7 +101,7 @@ def test_a_hand_edit_in_utf8_is_still_imported(tmp_path):
     _setup(mdir)
     md = Path(mdir, files.HANDOFF)
     md.write_text("".join(ln for ln in md.read_text().splitlines(True) if "runbook" not in ln) + "- Ask Zoë\n")
-    handoff.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)
+    handoff_answer.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)
     assert [r["text"] for r in _closes(mdir)] == ["Write the runbook"]
     assert _aside(mdir) == []
 
@@ -112,7 +112,7 @@ def test_a_sync_round_after_damage_closes_nothing(tmp_path):
     a = Machine(tmp_path, remote, "a")
     a.mdir.mkdir(parents=True)
     now = time.time()
-    handoff.apply_answer(str(a.mdir), TEXTS, [], {"session_id": "sa", "task_id": "ta"}, now - 100, now - 100)
+    handoff_answer.apply_answer(str(a.mdir), TEXTS, [], {"session_id": "sa", "task_id": "ta"}, now - 100, now - 100)
     a.sync()
     md = a.mdir / "handoff.md"
     md.write_bytes(_nul(md))
@@ -141,7 +141,7 @@ def test_check_and_doctor_name_a_damaged_handoff_md_then_its_copy(tmp_path):
     assert len(named) == 1 and "NUL" in named[0], check.out
     doctor = invoke("doctor")
     assert str(md) in doctor.out + doctor.err
-    handoff.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)
+    handoff_answer.apply_answer(mdir, [], [], META, NOW + 60, NOW + 60)
     copy = _aside(mdir)[0]
     check = invoke("memory", "check", "--project", str(proj))
     assert check.code == 1 and copy in check.out and f"{md}:" not in check.out, check.out

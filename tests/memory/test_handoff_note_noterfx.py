@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from lazy_harness.memory import handoff, handoff_markdown
+from lazy_harness.memory import handoff, handoff_answer, handoff_markdown
 from tests.memory.test_handoff_reflow_handfx import A, B, DAY, NOW, hand_write, log_bytes, read_md
 
 
@@ -53,7 +53,7 @@ PERSON = ["follow up on ticket 42, opened 2026-04-10 09:00 by alice",
 
 @pytest.mark.parametrize("words", PERSON)
 def test_a_rewording_ending_in_words_shaped_like_a_note_is_kept_whole(mdir, words):
-    handoff.apply_answer(mdir, ["follow up on the incident"], [], A, NOW - 3600, NOW - 3600)
+    handoff_answer.apply_answer(mdir, ["follow up on the incident"], [], A, NOW - 3600, NOW - 3600)
     text = read_md(mdir)
     (hid, _), = open_texts(mdir)
     # the person deletes the note line and rewrites the item in their own words
@@ -70,7 +70,7 @@ def test_a_rewording_ending_in_words_shaped_like_a_note_is_kept_whole(mdir, word
 
 
 def test_a_new_line_naming_an_unknown_id_keeps_a_persons_note_shaped_words(mdir):
-    handoff.apply_answer(mdir, ["write the docs"], [], A, NOW - 3600, NOW - 3600)
+    handoff_answer.apply_answer(mdir, ["write the docs"], [], A, NOW - 3600, NOW - 3600)
     words = "ask carol, opened 2026-04-10 09:00 by alice"
     hand_write(mdir, read_md(mdir) + f"- [h-0badc0de] {words}\n", NOW)
     assert words in [t for _, t in open_texts(mdir)]
@@ -81,8 +81,8 @@ def test_a_new_line_naming_an_unknown_id_keeps_a_persons_note_shaped_words(mdir)
 def several_items(mdir: str) -> None:
     """Open items whose notes take each form a render writes: a session (stale), a session id, a
     migrated file's path with spaces, an item a person added by hand."""
-    handoff.apply_answer(mdir, ["update read-back.md."], [], A, NOW - 30 * DAY, NOW - 30 * DAY)
-    handoff.apply_answer(mdir, ["finish the read-back docs."], [], B, NOW - 3600, NOW - 3600)
+    handoff_answer.apply_answer(mdir, ["update read-back.md."], [], A, NOW - 30 * DAY, NOW - 30 * DAY)
+    handoff_answer.apply_answer(mdir, ["finish the read-back docs."], [], B, NOW - 3600, NOW - 3600)
     handoff.merge_markdown(mdir, "- carry over the old list\n", NOW - 1800, "/home/me/My Notes/old handoff.md")
     hand_write(mdir, read_md(mdir) + "- added in the editor\n", NOW - 900)
     handoff.import_hand_edits(mdir, A, NOW - 600)

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, handoff_markdown
+from lazy_harness.memory import files, handoff, handoff_answer, handoff_markdown
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
 
@@ -54,8 +54,8 @@ def open_items(mdir: str) -> list[tuple[str, str]]:
 def several_items(mdir: str) -> None:
     """Open items whose notes take each form a render writes: a session, a stale one, a session name with
     spaces (a migrated file's path), an item a person added by hand."""
-    handoff.apply_answer(mdir, ["update read-back.md."], [], A, NOW - 30 * DAY, NOW - 30 * DAY)
-    handoff.apply_answer(mdir, ["finish the read-back docs.", LONG], [], B, NOW - 3600, NOW - 3600)
+    handoff_answer.apply_answer(mdir, ["update read-back.md."], [], A, NOW - 30 * DAY, NOW - 30 * DAY)
+    handoff_answer.apply_answer(mdir, ["finish the read-back docs.", LONG], [], B, NOW - 3600, NOW - 3600)
     handoff.merge_markdown(mdir, "- carry over the old list\n", NOW - 1800, "/home/me/My Notes/old handoff.md")
     hand_write(mdir, read_md(mdir) + "- added in the editor\n", NOW - 900)
     handoff.import_hand_edits(mdir, A, NOW - 600)
@@ -120,7 +120,7 @@ def test_a_reflowed_handoff_md_is_the_same_items_for_readers_and_writers(mdir, s
     assert pending == []
     assert [(i["id"], i["text"]) for i in handoff.open_for_reading(mdir)] == before
     # a writer (the worker's answer): only its own record is appended
-    appended, _, _ = handoff.apply_answer(mdir, ["a new item"], [], B, NOW + 200, NOW + 200)
+    appended, _, _ = handoff_answer.apply_answer(mdir, ["a new item"], [], B, NOW + 200, NOW + 200)
     assert [(r["op"], r["text"]) for r in appended] == [("open", "a new item")]
     assert log_bytes(mdir).startswith(log)
     after = open_items(mdir)
@@ -158,7 +158,7 @@ def test_an_edit_before_the_joined_note_is_the_persons_edit(mdir):
 
 
 def test_a_detail_line_under_the_note_joined_by_a_reflow_stays_the_persons_detail(mdir):
-    handoff.apply_answer(mdir, ["write the docs"], [], A, NOW, NOW)
+    handoff_answer.apply_answer(mdir, ["write the docs"], [], A, NOW, NOW)
     text = read_md(mdir)
     at = text.index("\n", text.index("\n  opened ") + 1)
     hand_write(mdir, reflow(text[:at] + "\n  with examples" + text[at:]), NOW + 100)
@@ -178,7 +178,7 @@ def test_a_reflow_of_a_file_written_before_its_log_imports_the_texts_without_the
 
 @pytest.mark.parametrize("width", [79, 60, 40])
 def test_a_long_item_wrapped_above_its_own_note_line_is_the_same_item(mdir, width):
-    handoff.apply_answer(mdir, [LONG, "short one"], [], A, NOW, NOW)
+    handoff_answer.apply_answer(mdir, [LONG, "short one"], [], A, NOW, NOW)
     before, log = open_items(mdir), log_bytes(mdir)
     lines = []
     for line in read_md(mdir).split("\n"):

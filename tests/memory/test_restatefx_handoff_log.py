@@ -7,7 +7,7 @@ import os
 import pytest
 
 from lazy_harness import jsonload
-from lazy_harness.memory import files, handoff, handoff_log, handoff_markdown, ids, store
+from lazy_harness.memory import files, handoff, handoff_answer, handoff_log, handoff_markdown, ids, store
 from lazy_harness.memory.handoff_log import CLOSE, OPEN, changes, fold, record
 
 RESTATE = "restate"  # the record's op in handoff.jsonl
@@ -31,7 +31,7 @@ def mdir(tmp_path) -> str:
 
 
 def _answer(mdir: str, sid: str, when: float, opened=(X,), closed=()) -> tuple[list, list, list]:
-    return handoff.apply_answer(mdir, list(opened), list(closed), _meta(sid), when, when)
+    return handoff_answer.apply_answer(mdir, list(opened), list(closed), _meta(sid), when, when)
 
 
 def _state(mdir: str) -> dict:

@@ -7,7 +7,8 @@ import os
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, frontmatter, handoff, handoff_markdown, ids, journal, learnings, marks, store
+from lazy_harness.memory import (files, frontmatter, handoff, handoff_answer, handoff_markdown, ids, journal, learnings,
+                                 marks, store)
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
@@ -238,7 +239,7 @@ def test_every_kind_of_list_line_added_to_handoff_md_by_hand_opens_an_item(tmp_p
     mdir = str(tmp_path / "mem")
     os.makedirs(mdir)
     meta = {"session_id": "s1", "task_id": "t1"}
-    handoff.apply_answer(mdir, ["from the session"], [], meta, 1_700_000_000, 1_700_000_000)
+    handoff_answer.apply_answer(mdir, ["from the session"], [], meta, 1_700_000_000, 1_700_000_000)
     path = os.path.join(mdir, files.HANDOFF)
     with open(path, "a", encoding="utf-8") as fh:
         fh.write("1. numbered item\n2) other numbered item\n+ plus item\n* star item\n")

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import files, handoff, journal
+from lazy_harness.memory import files, handoff, handoff_answer, journal
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import SID, run_hook
 from tests.support import memory_samples as ms
@@ -24,7 +24,7 @@ def project(tmp_path, isolated_home) -> tuple[str, str]:
     mdir = paths.memory_dir(root)
     os.makedirs(mdir, exist_ok=True)
     at = time.time() - 3600
-    handoff.apply_answer(mdir, ["xray task", "yankee task"], [],
+    handoff_answer.apply_answer(mdir, ["xray task", "yankee task"], [],
                          {"project": NAME, "session_id": "sess-1", "task_id": "t-1"}, at, at)
     return root, mdir
 
@@ -96,7 +96,7 @@ def test_a_render_after_an_undo_names_the_project(project):
     root, mdir = project
     assert invoke("memory", "close", "xray task", "--project", root).code == 0
     # a later writer changed the log (another item opened): the bytes of before no longer show it
-    handoff.apply_answer(mdir, ["whiskey task"], [], {"project": NAME, "session_id": "sess-2", "task_id": "t-2"},
+    handoff_answer.apply_answer(mdir, ["whiskey task"], [], {"project": NAME, "session_id": "sess-2", "task_id": "t-2"},
                          time.time(), time.time())
     assert invoke("memory", "undo", "--project", root).code == 0
     text = read_md(mdir).decode()

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, files, handoff, held, held_review, ids, marks
+from lazy_harness.memory import approval, files, handoff, held, held_review, held_written, ids, marks
 from tests.cli.lhrun import invoke
 from tests.recall.test_search import quick
 from tests.support import memory_samples as ms
@@ -34,7 +34,7 @@ def root(tmp_path):
     ms.write_handoff(mdir, [ITEM], "sess-1", NOW - 120)
     path = ms.write_learning(ldir, LEARNING, "proj", NOW, learning=HOST, slug="boot", scope="project",
                              project_folder=os.path.basename(mdir))
-    held.hold(mdir, ldir, held.scan_records(mdir) + held.scan_learnings([path]), "proj", NOW, "test")
+    held.hold(mdir, ldir, held.scan_records(mdir) + held_written.scan_learnings([path]), "proj", NOW, "test")
     for eid in (ids.entry_id("decision", SETUP), item_id(root), learning_id(root)):
         done = invoke("memory", "approve", eid, "--project", root)
         assert done.code == 0, done.err

@@ -12,7 +12,7 @@ import pytest
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
-from lazy_harness.memory import fence, files, handoff
+from lazy_harness.memory import fence, files, handoff, handoff_answer
 from lazy_harness.recall.prompt import rank
 from lazy_harness.recall.readback import digest
 from tests.support.zones import AUCKLAND, LON, LONDON, LOS_ANGELES
@@ -32,7 +32,7 @@ def session(mdir: str, tz: str, zone, when: float, sid: str, item: str, decision
             closed: list[str] | None = None) -> None:
     """What the worker writes for session ``sid`` ending at ``when`` on a laptop set to ``tz``."""
     zone(tz)
-    handoff.apply_answer(mdir, [item], closed, {"session_id": sid, "task_id": f"task-{sid}", "project": "proj"},
+    handoff_answer.apply_answer(mdir, [item], closed, {"session_id": sid, "task_id": f"task-{sid}", "project": "proj"},
                          when, when)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(when + 60, decision, session_id=sid)])
 

@@ -5,7 +5,7 @@ on Dec 1 read on Nov 30 (23:00) in Los Angeles. A time that does not parse is sh
 import os
 
 
-from lazy_harness.memory import files, handoff
+from lazy_harness.memory import files, handoff_answer
 from lazy_harness.ui import markup
 from tests.support import memory_samples as ms
 from tests.ui.test_server import cookie, page, request
@@ -27,7 +27,7 @@ def test_day_of_and_when_of_give_the_readers_time_and_keep_what_does_not_parse(z
 def test_the_page_shows_what_london_wrote_in_los_angeles_time(server, seeded, zone):
     zone(LONDON)
     meta = {"session_id": "s-lon", "task_id": "task-s-lon", "project": "proj"}
-    handoff.apply_answer(seeded.mdir, ["ask ops about the backup window"], None, meta, LON, LON)
+    handoff_answer.apply_answer(seeded.mdir, ["ask ops about the backup window"], None, meta, LON, LON)
     ms.write_jsonl(os.path.join(seeded.mdir, files.DECISIONS), [ms.decision(LON, "rotate the backup keys weekly")])
     zone(LOS_ANGELES)
     body = request(server, "GET", page(server, "/?all=1"), cookie(server))[2]

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from lazy_harness import config, paths
-from lazy_harness.memory import handoff, ids
+from lazy_harness.memory import handoff, handoff_answer, ids
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.worker import consolidate as job
 from tests.cli.lhrun import invoke
@@ -79,7 +79,7 @@ def test_marked_entries_are_left_out_of_read_back_recall_and_search_and_return_o
 def test_consolidation_and_lh_memory_close_close_handoff_items_undoably(tmp_path, monkeypatch):
     proj, mdir, ldir = _project(tmp_path)
     mdir.mkdir(parents=True)
-    handoff.apply_answer(str(mdir), ["Migrate the payments table", "Write the refunds runbook",
+    handoff_answer.apply_answer(str(mdir), ["Migrate the payments table", "Write the refunds runbook",
                                      "Add retries to the webhook client"], [],
                          {"session_id": "s1", "task_id": "t1"}, time.time() - 3600, time.time())
     _write_entries(mdir, "decision", ["Payments table migrated to the new schema"])

@@ -1,7 +1,8 @@
 """``lh memory``: the command group, and its commands that search and check a project's memory:
 ``search`` (a word search over decisions, failures and learnings), ``reindex``, ``path`` and
-``check``. ``show`` is in cli/memory_show.py (with :func:`echo`, which prints what memory files hold
-terminal-safe); changing memory in cli/memory_changes.py, owners in cli/memory_owners.py.
+``check``. ``show`` is in cli/memory_show.py; :func:`echo`, which prints what memory files hold
+terminal-safe, in cli/memory_reading.py; changing memory in cli/memory_changes.py, owners in
+cli/memory_owners.py.
 
 Not the hot path: these read every record and every learning.
 """
@@ -14,7 +15,8 @@ import time
 import click
 
 from lazy_harness import config, paths
-from lazy_harness.cli.memory_show import echo, setting, show
+from lazy_harness.cli.memory_reading import echo, setting
+from lazy_harness.cli.memory_show import show
 from lazy_harness.cli.options import project_option, warn_config
 from lazy_harness.memory import files
 from lazy_harness.project_identity import project_root

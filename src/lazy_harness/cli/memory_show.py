@@ -2,14 +2,12 @@
 SessionStart hook would give: same config, same builder), then everything in it, section by section
 (handoff, decisions, failures, learnings), or with ``--prompt`` what one typed prompt gets, and why.
 Every entry is printed with its id (``d-``, ``f-``, ``l-``, ``h-``); a line written before ids existed
-shows the id derived from its content. Also :func:`echo` and :func:`setting`, which every reading
-command of ``lh memory`` (cli/memory.py) prints and finds a project's memory with.
+shows the id derived from its content.
 
 Not the hot path: this reads every record and every learning.
 
-Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed through
-``logfile.terminal_safe`` (an escape sequence is shown as ``\\u001b...``, not run by the terminal);
-the files themselves are left as they are.
+Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed
+terminal-safe (cli/memory_reading.py ``echo``); the files themselves are left as they are.
 """
 
 from __future__ import annotations
@@ -21,8 +19,9 @@ import time
 import click
 
 from lazy_harness import CLAUDE, CODEX, paths
+from lazy_harness.cli.memory_reading import echo, setting
 from lazy_harness.cli.options import project_option
-from lazy_harness.logfile import one_line, terminal_safe
+from lazy_harness.logfile import one_line
 from lazy_harness.memory import files, frontmatter, handoff, ids
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
@@ -37,11 +36,6 @@ if TYPE_CHECKING:
     from lazy_harness.memory.held_review import States
 
 FULL = 2000  # characters of one field in the full lists
-
-
-def echo(text: str, keep: str = "\t", err: bool = False) -> None:
-    """``click.echo`` of text that may come from a memory file: terminal-safe (a newline only when in ``keep``)."""
-    click.echo(terminal_safe(text, keep), err=err)
 
 
 def _entries(path: str) -> list[dict]:
@@ -89,11 +83,6 @@ def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None =
     from lazy_harness.recall.readback import learnings
 
     return learnings.once_each(out)  # why its rule, not a copy: show lists what SessionStart shows
-
-
-def setting(project: str | None) -> tuple[str, Config, str, str]:
-    """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
-    return search_core.place(project, os.environ, echo)
 
 
 AGENTS = {CLAUDE: "Claude Code", CODEX: "Codex CLI"}  # --agent, as lh hooks install --agent names them

@@ -10,7 +10,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
-from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_markdown, marks
+from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_answer, handoff_markdown, marks
 from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
                                       check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from lazy_harness.memory.handoff import Answer
+    from lazy_harness.memory.handoff_answer import Answer
     from lazy_harness.memory.intent import Intent
     from lazy_harness.memory.journal import Journal
 
@@ -90,7 +90,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
         lines = _lines_to_append(p, report)
         answer = None
         if p.handoff is not None:
-            answer = handoff.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
+            answer = handoff_answer.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
             if answer.records:
                 state_path = os.path.join(p.memory_dir, handoff.STATE)
                 lines[state_path] = [jsonload.dumps(r) for r in answer.records]
@@ -289,8 +289,8 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
 
 def _apply_handoff(p: Plan, report: Report, answer: Answer, log: Intent | None = None) -> None:
     stale_days = p.meta.get("stale_days", handoff.STALE_DAYS)
-    written = handoff.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days,
-                                   None if log is None else log.rendering)
+    written = handoff_answer.write_answer(p.memory_dir, answer, p.meta, p.now, stale_days,
+                                          None if log is None else log.rendering)
     if written:
         # why: a hand edit of handoff.md is recorded by the first write after it: the person's, not the task's
         mine = [r for r in written if r.get("session_id") != handoff_markdown.HAND_EDIT]

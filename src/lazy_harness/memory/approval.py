@@ -329,7 +329,7 @@ def learning_counts(reason: str, path: str | None, meta: dict | None = None, tex
     file while its size, mtime and inode hold). False without a file or a text to check."""
     if path:
         # why safe: a sync's hold check adopts its learnings folder, less what it merged, before it
-        # reads through here (held.scan_learnings); so this adopts only at a first read elsewhere
+        # reads through here (held_written.scan_learnings); so this adopts only at a first read elsewhere
         adopt_once((), (os.path.dirname(os.path.dirname(os.path.abspath(path))),), env)
     if text is None or meta is None:
         if not path:

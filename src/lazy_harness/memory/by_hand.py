@@ -12,8 +12,8 @@ import os
 from contextlib import contextmanager, nullcontext, suppress
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held, held_review, ids, journal,
-                                 learnings, marks, state)
+from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal, learnings,
+                                 marks, state)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -43,8 +43,8 @@ def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str,
 
 
 # What makes two files one learning: its title and body (status fields aside); the path when unreadable.
-# The one rule of every view (held.copy_text), so forget, approve, show, the page and consolidation agree.
-learning_text = held.copy_text
+# The one rule of every view (held_review.copy_text), so forget, approve, show, the page and consolidation agree.
+learning_text = held_review.copy_text
 
 
 def learning_paths(learnings_dir: str, lid: str) -> list[str]:

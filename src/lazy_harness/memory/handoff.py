@@ -13,16 +13,17 @@ processing: an older session processed late cannot reopen what a newer session c
 An item's id is ``ids.handoff_id`` of its normalised text, so a restated item is the same item.
 Its opened time and session are those of the first open after its last close.
 
-handoff.md may be edited by hand; ``memory.handoff_markdown`` parses and renders it, turns a hand edit
-(or a handoff.md with no state file beside it) into records and tells damage from an edit. Readers
-apply those records in memory (``load``); writers append them first (``apply_answer``,
-``merge_markdown``). A damaged handoff.md is no edit: readers take the log alone, and the next writer
-keeps a copy and renders it again. A writer that finds handoff.md behind the log (a writer killed
-between the append and the render) renders it again even when it appends nothing, unless the file
-holds a hand edit saved since it read it. Every render reads handoff.md once more and, just before its
-rename, checks the file is still the one it read: a hand edit saved in between is appended and the
-render done again, never written over (``write_markdown``). The records and the fold live in
-``memory.handoff_log``; their names are re-exported here.
+handoff.md may be edited by hand; ``memory.handoff_markdown`` parses and renders it, turns a hand
+edit (or a handoff.md with no state file beside it) into records and tells damage from an edit.
+Readers apply those records in memory (``load``); writers append them first (a session's answer:
+``memory.handoff_answer``; ``merge_markdown``). A damaged handoff.md is no edit: readers take the
+log alone, and the next writer keeps a copy and renders it again. A writer that finds handoff.md
+behind the log (a writer killed between the append and the render) renders it again even when it
+appends nothing, unless the file holds a hand edit saved since it read it. Every render reads
+handoff.md once more and, just before its rename, checks the file is still the one it read: a hand
+edit saved in between is appended and the render done again, never written over
+(``write_markdown``). The records and the fold live in ``memory.handoff_log``; their names are
+re-exported here.
 
 Hot path: the SessionStart read-back calls ``load``, so this module imports only ``os`` and our
 hot-path modules; ``jsonload`` encodes the records.
@@ -46,7 +47,7 @@ from lazy_harness.memory.sanitize import normalise
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
 
     # What a writer read of handoff.md: the file's ``file_key`` (taken before the read) and the text with
     # its mtime (None: missing, empty or too large). The render checks the file against it (write_markdown).
@@ -228,47 +229,6 @@ def forgotten_items(state: dict[str, Item]) -> list[Item]:
     """The items ``lh memory forget`` closed and nothing opened again since, most recently closed
     first; an item closed as done (by a session, consolidation, ``lh memory close``) is not one."""
     return [i for i in closed_items(state) if i.get("closed_by") == FORGOTTEN_BY]
-
-
-class Answer:
-    """What an answer changes, computed under the folder's lock before anything is written:
-    ``records`` to append (pending hand edits first), whether handoff.md is ``behind`` the log."""
-
-    def __init__(self, records: list[dict], behind: bool, notes: list[str], problems: list[str],
-                 seen: Seen | None = None) -> None:
-        self.records, self.behind, self.notes, self.problems = records, behind, notes, problems
-        self.seen = seen  # what was read of handoff.md (load_for_writing)
-
-
-def prepare_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
-                   meta: dict, when: float) -> Answer:
-    state, pending, seen = load_for_writing(memory_dir)
-    recs, notes, problems = changes(state, opened, closed, meta, when)
-    written = pending + recs
-    return Answer(written, not written and behind(memory_dir, state), notes, problems, seen)
-
-
-def write_answer(memory_dir: str, answer: Answer, meta: dict, now: float,
-                 stale_days: float | None = None, before_write: Callable[[bytes], None] | None = None) -> list[dict]:
-    """Append a prepared answer's records and re-render handoff.md when anything changed, or when it is
-    behind the log (a writer killed before its render). Returns the records appended. A hand edit of
-    handoff.md saved since the answer was prepared, or during the render, is appended too
-    (:func:`write_markdown`), never written over."""
-    written = list(answer.records)
-    if written:
-        append(memory_dir, written)
-    if written or answer.behind:
-        written += write_markdown(memory_dir, meta, now, stale_days, before_write, answer.seen)
-    return written
-
-
-def apply_answer(memory_dir: str, opened: str | Iterable[object] | None, closed: Iterable[object] | None,
-                 meta: dict, when: float, now: float,
-                 stale_days: float | None = None) -> tuple[list[dict], list[str], list[str]]:
-    """Under the folder lock: append pending hand edits, then the answer's changes; re-render when anything
-    changed, or when handoff.md is behind the log. Returns (records appended, notes, problems)."""
-    answer = prepare_answer(memory_dir, opened, closed, meta, when)
-    return write_answer(memory_dir, answer, meta, now, stale_days), answer.notes, answer.problems
 
 
 def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: bool = False,

@@ -16,9 +16,11 @@ nothing through; the entry stays held (or waiting), and the review list says why
 one run of ``lh memory history``.
 
 This module holds what the hooks read (the approvals, the read-time check :class:`Screen` and its
-kept verdicts, :func:`hold`) and the scans that find what to hold. The review list, each entry's state
-as every view shows it, and approving are in memory/held_review.py; what a persist just wrote, for
-the worker's checks, in memory/held_written.py.
+kept verdicts, :func:`hold`) and the scan of a memory folder for what to hold. The review list, each
+entry's state as every view shows it (with the verdicts those views keep, and what makes a copied
+learning file the learning it copies), and approving are in memory/held_review.py; what a persist just
+wrote and what a sync round brought in (the scan of merged learnings, the verdicts kept of them), for
+the checks after them, in memory/held_written.py.
 
 Who holds: the worker after it wrote a session's entries, sync after a merge, migration after it
 moved old files, and the SessionStart hook for an entry it finds hostile at read time (a hand edit,
@@ -129,24 +131,6 @@ learning_text = approval.learning_text  # (frontmatter, the text the check reads
 check_text = approval.check_text  # the text the check reads of a learning: title, body, tags and cues
 
 
-def copy_text(path: str) -> object:
-    """What makes two files one learning (``by_hand.learning_text``): its title and body, status fields
-    aside, the title normalised and line endings made ``\\n``; the path when unreadable. A file copied by
-    hand (``cp a.md a-copy.md``) is the learning it copies in every view (``lh memory show``, ``held``,
-    ``forget``, ``approve``, the page, consolidation). why here: this module is below ``by_hand`` (whose
-    ``approve`` reads ``held_review.listing``), and the review list needs the rule too."""
-    from lazy_harness.memory import frontmatter
-    from lazy_harness.memory.sanitize import normalise
-
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return path
-    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-    return normalise(meta.get("title")), body.replace("\r\n", "\n").strip()
-
-
 def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, str]], project: str,
          now: float, why: str, by_rules: bool = False) -> str | None:
     """Hold every ``(kind, id, learning path or '', reason)`` of ``found`` in one journalled run;
@@ -222,24 +206,6 @@ def scan_records(memory_dir: str, env: Env | None = None,
             reason = trust.reason(str(item.get("text") or ""))
             if reason:
                 out.append(("handoff", item["id"], "", reason))
-    return out
-
-
-def scan_learnings(paths_: list[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
-    """Active learning files among ``paths_`` that the check holds and nobody approved. ``paths_`` are
-    what a sync just merged: at the first read of this version, their approvals are not adopted, those
-    of the other learnings in their folders are (ADR 0052). A learning whose frontmatter says approved
-    is left alone, whoever signed it (:func:`hold`)."""
-    roots = {os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in paths_}
-    approval.adopt_once((), sorted(roots), env, unless=[os.path.abspath(p) for p in paths_])
-    out = []
-    for path in paths_:
-        meta, text = learning_text(path)
-        if not meta or str(meta.get("status") or "active") != "active" or state.claims_approval(meta):
-            continue
-        reason = trust.reason(text)
-        if reason:
-            out.append(("learning", ids.of_learning(meta, path=path), path, reason))
     return out
 
 
@@ -323,7 +289,7 @@ class Kept:
     back what this read used when anything was worked out."""
 
     def __init__(self, path: str, elsewhere: str | None = None) -> None:
-        """``elsewhere``: a file of verdicts worked out by another reader (:func:`arrived_verdicts`),
+        """``elsewhere``: a file of verdicts worked out by another reader (``held_written.arrived_verdicts``),
         read on the first text this one does not know, before the check is asked."""
         self.path = path
         self.known: dict[str, str] = {}
@@ -384,34 +350,14 @@ class Kept:
 
 def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
     """The kept verdicts of the project whose memory is ``memory_dir``, with those of what a sync round
-    brought in (:func:`arrived_verdicts`) for the texts it does not know."""
+    brought in (``held_written.arrived_verdicts``) for the texts it does not know."""
     return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env), arrived_verdicts_file(env))
 
 
-ARRIVED_MAX = 4096  # verdicts kept of what rounds brought in: the newest, for the next starts of any project
-
-
-def arrived_verdicts(env: Env | None = None) -> Kept:
-    """The verdicts a sync round worked out on what it merged (``sync.rounds.hold_merged``), in
-    ``arrived/verdicts.json`` beside SessionStart's files: the text each start checks of a new entry,
-    whichever project's start reads it first. why: the first start after a pull worked them out itself,
-    and its first use of the check (compiling its rules and the redactor's) cost it about 100 ms."""
-    return Kept(arrived_verdicts_file(env))
-
-
 def arrived_verdicts_file(env: Env | None = None) -> str:
-    """Where :func:`arrived_verdicts` are kept (a start reads the file only on a text it does not know)."""
+    """Where the verdicts of what sync rounds brought in are kept (``held_written.arrived_verdicts``; a
+    start reads the file only on a text it does not know)."""
     return os.path.join(os.path.dirname(paths.hold_verdicts_file("-", env)), "arrived", "verdicts.json")
-
-
-def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
-    """The verdicts the views that read every entry keep (``held_review.States``: ``lh memory held``,
-    ``show``, ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a
-    file of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
-    loading every entry's verdict would cost each start; sharing one file, each would throw the
-    other's verdicts away at every write."""
-    key = os.path.basename(memory_dir)
-    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file(key, env)), "listing", f"{key}.json"))
 
 
 class Screen:

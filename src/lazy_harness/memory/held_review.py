@@ -4,7 +4,7 @@ wrote that wait for approval to be used in other projects (ADR 0032); each entry
 memory/state.py and the hold check at read time (:class:`States`, also ``lh memory show``'s tags),
 the same in every view: an entry the rules hold is held there before any hold is recorded, and
 approving it (:func:`approve`) writes an approve mark as for any other. An entry copied by hand (a
-learning file, ``held.copy_text``; a decision or failure line) is listed once. A forget takes a held
+learning file, :func:`copy_text`; a decision or failure line) is listed once. A forget takes a held
 entry's hold marks out in its run (memory/by_hand.py), and undo never undoes a hold run.
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness import paths
 from lazy_harness.memory import approval, files, ids, marks, provenance, state, trust
-from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, Kept, approved, copy_text,
-                                      learning_text, listing_verdicts, numbered_entries)
+from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, Kept, approved, learning_text,
+                                      numbered_entries)
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py
 if TYPE_CHECKING:
@@ -122,6 +123,34 @@ class States:
             self.verdicts.save(keep_known=not whole)
         except OSError:
             pass
+
+
+def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
+    """The verdicts the views that read every entry keep (:class:`States`: ``lh memory held``,
+    ``show``, ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a
+    file of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
+    loading every entry's verdict would cost each start; sharing one file, each would throw the
+    other's verdicts away at every write."""
+    key = os.path.basename(memory_dir)
+    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file(key, env)), "listing", f"{key}.json"))
+
+
+def copy_text(path: str) -> object:
+    """What makes two files one learning (``by_hand.learning_text``): its title and body, status fields
+    aside, the title normalised and line endings made ``\\n``; the path when unreadable. A file copied by
+    hand (``cp a.md a-copy.md``) is the learning it copies in every view (``lh memory show``, ``held``,
+    ``forget``, ``approve``, the page, consolidation). why here: this module is below ``by_hand`` (whose
+    ``approve`` reads :func:`listing`), and the review list needs the rule too."""
+    from lazy_harness.memory import frontmatter
+    from lazy_harness.memory.sanitize import normalise
+
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return path
+    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    return normalise(meta.get("title")), body.replace("\r\n", "\n").strip()
 
 
 def _at_read(why: str) -> str:

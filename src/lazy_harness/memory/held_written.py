@@ -1,15 +1,16 @@
 """What was just written, as the checks after it read it: what a persist wrote (worker/hold_checks.py
 ``owed_checks``: each entry's text for the model check, its record for the learned check, and what it
 wrote past an answer's per-session cap, to hold: memory/held.py ``hold``), and what a sync round
-brought in, whose verdicts the next SessionStart reads (:func:`keep_arrived`)."""
+brought in: the learnings it merged that the check holds (:func:`scan_learnings`), and the verdicts
+the next SessionStart reads (:func:`keep_arrived`, kept in :func:`arrived_verdicts`)."""
 
 from __future__ import annotations
 
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import ids, trust
-from lazy_harness.memory.held import (ARRIVED_MAX, arrived_verdicts, check_text, excerpt, learning_approved,
+from lazy_harness.memory import approval, ids, state, trust
+from lazy_harness.memory.held import (Kept, arrived_verdicts_file, check_text, excerpt, learning_approved,
                                       learning_text)
 from lazy_harness.memory.approval import learning_parts
 
@@ -108,12 +109,41 @@ def scan_over_cap(plan: Plan, report: Report, over: list[list]) -> list[tuple[st
     return out
 
 
+def scan_learnings(paths_: list[str], env: Env | None = None) -> list[tuple[str, str, str, str]]:
+    """Active learning files among ``paths_`` that the check holds and nobody approved. ``paths_`` are
+    what a sync just merged: at the first read of this version, their approvals are not adopted, those
+    of the other learnings in their folders are (ADR 0052). A learning whose frontmatter says approved
+    is left alone, whoever signed it (``held.hold``)."""
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(p))) for p in paths_}
+    approval.adopt_once((), sorted(roots), env, unless=[os.path.abspath(p) for p in paths_])
+    out = []
+    for path in paths_:
+        meta, text = learning_text(path)
+        if not meta or str(meta.get("status") or "active") != "active" or state.claims_approval(meta):
+            continue
+        reason = trust.reason(text)
+        if reason:
+            out.append(("learning", ids.of_learning(meta, path=path), path, reason))
+    return out
+
+
+ARRIVED_MAX = 4096  # verdicts kept of what rounds brought in: the newest, for the next starts of any project
+
+
+def arrived_verdicts(env: Env | None = None) -> Kept:
+    """The verdicts a sync round worked out on what it merged (``sync.rounds.hold_merged``), in
+    ``arrived/verdicts.json`` beside SessionStart's files: the text each start checks of a new entry,
+    whichever project's start reads it first. why: the first start after a pull worked them out itself,
+    and its first use of the check (compiling its rules and the redactor's) cost it about 100 ms."""
+    return Kept(arrived_verdicts_file(env))
+
+
 def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: list[str],
                  env: Env | None = None) -> int:
     """Work out the verdicts of what a sync round brought in, on the texts SessionStart checks (the
     read-back's text of a decision, failure or open item whose id is in ``only``, of each learning
-    file's head), and keep them with those of earlier rounds, the newest :data:`held.ARRIVED_MAX`
-    (``held.arrived_verdicts``). With ``only`` None (every entry of the folders changed) no line is
+    file's head), and keep them with those of earlier rounds, the newest :data:`ARRIVED_MAX`
+    (:func:`arrived_verdicts`). With ``only`` None (every entry of the folders changed) no line is
     taken: a first round brings a whole memory, and its starts work out what they read. Returns how
     many texts were checked. May raise OSError."""
     from lazy_harness.memory.approval import learning_parts
@@ -128,8 +158,8 @@ def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: 
 
 
 def keep_texts(texts: list[str], env: Env | None = None) -> None:
-    """Add the verdicts of ``texts`` to the arrivals' (``held.arrived_verdicts``), the newest
-    :data:`held.ARRIVED_MAX` kept: a text this round brought again counts as new. May raise OSError."""
+    """Add the verdicts of ``texts`` to the arrivals' (:func:`arrived_verdicts`), the newest
+    :data:`ARRIVED_MAX` kept: a text this round brought again counts as new. May raise OSError."""
     if not texts:
         return
     kept = arrived_verdicts(env)

@@ -121,7 +121,7 @@ def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, st
             held.hold(mdir, ldir, found, os.path.basename(mdir), now, "merged by lh sync", by_rules=True)
             done += [f[1] for f in found]
         by_folder: dict[str, list] = {}
-        for one in held.scan_learnings(learnings, env):
+        for one in held_written.scan_learnings(learnings, env):
             mdir = conflicts.memory_folder_of(root, one[2]) or (folders[0] if folders else "")
             if mdir:
                 by_folder.setdefault(mdir, []).append(one)

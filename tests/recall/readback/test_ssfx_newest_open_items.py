@@ -9,7 +9,7 @@ import pytest
 
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
-from lazy_harness.memory import files, handoff, ids
+from lazy_harness.memory import files, handoff, handoff_answer, ids
 from lazy_harness.recall.readback import digest
 
 NOW = time.time()
@@ -35,7 +35,7 @@ def old_items(mdir: str, n: int) -> list[str]:
 
 def session_leaves(mdir: str, texts: list[str], when: float) -> None:
     """What the worker writes when a session ends with these open items."""
-    handoff.apply_answer(mdir, texts, None, {"session_id": "sess-new", "task_id": "task-new", "project": "proj"},
+    handoff_answer.apply_answer(mdir, texts, None, {"session_id": "sess-new", "task_id": "task-new", "project": "proj"},
                          when, when)
 
 

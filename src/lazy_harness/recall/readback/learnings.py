@@ -193,7 +193,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
 
 
 def once(heads: list[dict]) -> list[dict]:
-    """``heads`` less those whose id and title (normalised, as ``held.copy_text``) an earlier one has: a
+    """``heads`` less those whose id and title (normalised, as ``held_review.copy_text``) an earlier one has: a
     file a person copied, or the same learning written on two days (two machines, brought together by
     ``lh sync``), is one learning; the newest file, listed first, stands for it.
 
