@@ -257,7 +257,11 @@ def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> 
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        line, column = _place_of(raw, exc.start)
+        # why line and column: "byte 112" sent the person counting bytes; an editor goes to a line
+        raise ConfigError(f"{path}:{line}: not UTF-8 text at column {column} (byte {exc.start}: "
+                          f"0x{raw[exc.start]:02x}); save it as UTF-8 (a file saved in Latin-1 or another legacy "
+                          "encoding is not TOML)", hint="lh config validate") from None
     if text.startswith("\ufeff"):  # why: tomllib says only "Invalid statement" at line 1, column 1
         raise ConfigError(f"{path}:1: TOML syntax error at column 1: the file starts with a UTF-8 byte order mark "
                           "(BOM), which TOML does not allow; save it as UTF-8 without a BOM",
@@ -275,6 +279,12 @@ def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> 
 
     values, errors, warnings = check(data, text, env)
     return values, [fmt(e) for e in errors], [fmt(w) for w in warnings]
+
+
+def _place_of(raw: bytes, at: int) -> tuple[int, int]:
+    """(line, column) from 1 of byte ``at`` of ``raw``, a column counting characters as UTF-8 reads them."""
+    start = raw.rfind(b"\n", 0, at) + 1
+    return raw.count(b"\n", 0, at) + 1, len(raw[start:at].decode("utf-8", "replace")) + 1
 
 
 def _toml_message(path: str, msg: str) -> str:

@@ -21,6 +21,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.errors import LhError
 from lazy_harness.memory import aliases, files, lines
+from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -241,14 +242,16 @@ def learning_damage(path: str) -> str | None:
         return f"not text: {why} (readers drop or misread it)"
     text = data.decode("utf-8")
     if not text.strip():
-        return "empty"
+        return f"{EMPTY}: no session is shown it and it cannot be approved; {RESTORE.format(what='text')}"
     if not frontmatter.opens(text):
-        return f"no frontmatter ({named_by_file(path)})"
+        return (f"{NO_FRONTMATTER}: it names no project, scope or status, so no session is shown it (with [trust] "
+                f"cross_projects = \"auto\": every one, {named_by_file(path)}) and it cannot be approved; "
+                f"{RESTORE.format(what='frontmatter (the --- block above its text)')}")
     if frontmatter.not_closed(text):
         return frontmatter.NOT_CLOSED
     quote = frontmatter.open_quote(text)  # why first: the line where the damage starts, not where YAML stops
     problems = [f"{quote} (whose it is cannot be read: SessionStart and lh memory show leave it out)"] if quote else []
-    problems += _yaml_problem(text, path)
+    problems += _yaml_problem(text, path) + _status_problems(text)
     twice = frontmatter.repeated_keys(text)
     if twice:  # why: every reader settles a repeated key the same way, showing the learning least
         problems.append("key(s) given twice, read as shown least (scope: project): " + ", ".join(twice))
@@ -262,6 +265,28 @@ def learning_damage(path: str) -> str | None:
     if "origin" in meta and origin is not None and not isinstance(origin, str):
         problems.append("origin: not text")
     return "; ".join(problems) or None
+
+
+RESTORE = "restore its {what} from a backup or the data folder's git history, or delete the file"
+
+
+def _status_problems(text: str) -> list[str]:
+    """``line 7: status 'actve' is not one of active, deprecated, forgotten, held: ...`` for each status
+    line no writer writes (a typo: every reader reads it as a status that is not ``active`` and hides the
+    learning everywhere); none for a known one, in any case or quoted."""
+    from lazy_harness.memory import frontmatter
+
+    out = []
+    end = text.find("\n---", 3)
+    for number, line in enumerate(text[:end].split("\n")[1:], 2):
+        key, colon, value = line.partition(":")
+        given = value.strip()
+        if key != "status" or not colon or given.strip("\"'").strip().lower() in (*STATUSES, *frontmatter.NULLS):
+            continue
+        # why hidden, not shown: a mistyped "forgoten" or "held" meant it to stay out of sight
+        out.append(f"line {number}: status {given.strip(chr(34) + chr(39))!r} is not one of {', '.join(STATUSES)}: "
+                   "every reader hides it, as one not active; set one of them")
+    return out
 
 
 def refusal(path: str) -> str | None:
@@ -299,8 +324,8 @@ def refuse(paths_: list[str]) -> None:
 
 
 def named_by_file(path: str) -> str:
-    """How SessionStart shows a learning whose frontmatter gives no title: with the title and the date
-    its file name gives (``ids.title_of_file``: ``2026-04-13-use-x.md`` -> "use x"; ``fence.date_of``),
+    """How the readers name a learning whose frontmatter gives no title: with the title and the date its
+    file name gives (``ids.title_of_file``: ``2026-04-13-use-x.md`` -> "use x"; ``fence.date_of``),
     untitled or undated when the name gives none."""
     from lazy_harness.memory import fence, ids
 
@@ -308,9 +333,9 @@ def named_by_file(path: str) -> str:
     day = fence.date_of(os.path.basename(path))
     given = ([f'title "{title}"'] if title else []) + ([f"date {day}"] if day else [])
     if not given:
-        return "SessionStart shows it untitled and undated: its file name gives no title or date"
+        return "untitled and undated: its file name gives no title or date"
     lacking = "" if title and day else ", untitled" if day else ", undated"
-    return f"SessionStart shows it with the {' and '.join(given)} of its file name{lacking}"
+    return f"with the {' and '.join(given)} of its file name{lacking}"
 
 
 def _yaml_problem(text: str, path: str) -> list[str]:
@@ -329,7 +354,7 @@ def _yaml_problem(text: str, path: str) -> list[str]:
     if value is None or isinstance(value, dict):
         return []
     return [f"frontmatter is not a mapping of keys (a {'list' if isinstance(value, list) else 'scalar'}; "
-            f"{named_by_file(path)})"]
+            f"readers name it {named_by_file(path)})"]
 
 
 def _load(state_path: str) -> dict:

@@ -3,13 +3,13 @@ edit turned into records, the file read and damage told from an edit.
 
 The item log (``memory.handoff``) is the state; handoff.md is rendered from it after every change
 (:func:`render`). Its header comment carries a digest of its item lines and the ids it listed. When the
-digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (or ticked)
-line closes its item, both by session ``hand-edit`` at the file's mtime (:func:`markdown_records`). The
-``opened ... by ...`` note a render writes under an item is never item text, also when an editor's
-reflow joined it onto the item's line or wrapped it (``_item_text``): such an item is unchanged. Only
-the note's exact shape is cut; a person's words ending ``opened <time> by alice`` are kept. A
-handoff.md with no state file beside it (written before the state existed, or by hand) is imported as
-open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
+digest no longer matches, the file was edited by hand: a new line opens an item, a deleted (ticked,
+or struck through whole) line closes its item, both by session ``hand-edit`` at the file's mtime
+(:func:`markdown_records`). The ``opened ... by ...`` note a render writes under an item is never item
+text, also when an editor's reflow joined it onto the item's line or wrapped it (``_item_text``): such
+an item is unchanged. Only the note's exact shape is cut; a person's words ending ``opened <time> by
+alice`` are kept. A handoff.md with no state file beside it (written before the state existed, or by
+hand) is imported as open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
 header nor a list line) is no edit: readers take the log alone, and the next writer keeps a copy
 (:func:`set_aside`, in ``copies_dir``) and renders it again. A leading byte order mark is ignored.
 :func:`behind` tells a handoff.md that does not show the log's open items and holds no hand edit (a
@@ -54,8 +54,9 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
     """(marker fields, item lines). An item line is ``(line, id named on it or None, text, ticked)``.
 
     Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
-    ticked. An indented line under an item continues its text, unless it is our own note
-    (:func:`our_note`, the ``opened ... by ...`` line a render writes), with or without the header.
+    ticked, and so is an item struck through whole (``- ~~[h-...] text~~``, :func:`_struck`). An indented
+    line under an item continues its text, unless it is our own note (:func:`our_note`, the ``opened ...
+    by ...`` line a render writes), with or without the header.
     The note joined onto an item's lines by an editor's reflow is left out too (:func:`_item_text`;
     ``state`` gives each known item's own note).
     """
@@ -66,7 +67,8 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
         if line.strip().startswith(files.HANDOFF_MARK):
             marker = files.marker_fields(line.strip())
             break
-    blocks: list[list] = []  # [line, id, first line's text, ticked, [(indented line, is our note)]]
+    # [line, id, first line's text, ticked, [(indented line, is our note)], opens with a strikethrough]
+    blocks: list[list] = []
     current: list | None = None
     for line in lines:
         entry = _list_item(line)
@@ -75,8 +77,9 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
             ticked = entry[:3].lower() == "[x]"
             if entry[:3] in ("[ ]", "[x]", "[X]"):
                 entry = entry[3:].strip()
-            hid, body = split_ref(entry)
-            current = [line.rstrip(), hid, body, ticked, []]
+            struck = entry.startswith(STRUCK)
+            hid, body = split_ref(entry.removeprefix(STRUCK).strip() if struck else entry)
+            current = [line.rstrip(), hid, body, ticked, [], struck]
             blocks.append(current)
         elif current is not None and line.strip() and line[:1] in (" ", "\t"):
             # why: the note is dropped by its exact format, not by the header: a file whose header was
@@ -89,8 +92,25 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
         elif not (line[:1] in (" ", "\t") and line.strip()):
             current = None
     known = state or {}
-    out = [(b[0], b[1], _item_text(b[2], b[4], b[1], known.get(b[1]) if b[1] else None), b[3]) for b in blocks]
+    out = [_struck(b[0], b[1], _item_text(b[2], b[4], b[1], known.get(b[1]) if b[1] else None), b[3], b[5])
+           for b in blocks]
     return marker, [x for x in out if normalise(x[2]) or x[1]]
+
+
+STRUCK = "~~"
+
+
+def _struck(line: str, hid: str | None, text: str, ticked: bool, struck: bool) -> tuple[str, str | None, str, bool]:
+    """An item line whose text is struck through whole (``- ~~[h-...] text~~``, across its lines too) reads
+    as ticked, by its id. why: a person marks a list item done in markdown that way; read as text, the
+    item was closed and opened again under a new id with the tildes in its text. A line only partly struck
+    (``~~old plan~~ new plan``) is item text as written, its tildes and ``[h-...]`` kept."""
+    if not struck:
+        return line, hid, text, ticked
+    inner = text.removesuffix(STRUCK).strip()
+    if text.endswith(STRUCK) and normalise(inner):
+        return line, hid, inner, True
+    return line, None, " ".join(f"{STRUCK}{f'[{hid}] ' if hid else ''}{text}".split()), ticked
 
 
 def _item_text(body: str, more: list[tuple[str, bool]], hid: str | None, item: Item | None) -> str:

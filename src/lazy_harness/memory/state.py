@@ -11,6 +11,10 @@
     held        the hold check caught it (memory/trust.py): shown nowhere until approved
     forgotten   the person forgot it (``lh memory forget``): shown nowhere, found by ``lh memory search``
     superseded, merged, deprecated   consolidation replaced it
+    damaged     a learning file empty, or with no frontmatter (a hand edit): it names no project, scope
+                or status, so it is shown nowhere (one with text is shown everywhere with
+                ``cross_projects = "auto"``), and an approval has no frontmatter to be written into;
+                ``lh memory check`` names it and says what to do
 
 Where each comes from: a decision, failure or open item from the marks naming it (marks.jsonl: forget,
 supersede, merge, hold, approve); a learning from its frontmatter (``status``, ``deprecated_by``,
@@ -41,7 +45,9 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
 
 ACTIVE, APPROVED, WAITING, HELD, FORGOTTEN = "active", "approved", "waiting", "held", "forgotten"
-SUPERSEDED, MERGED, DEPRECATED = "superseded", "merged", "deprecated"
+SUPERSEDED, MERGED, DEPRECATED, DAMAGED = "superseded", "merged", "deprecated", "damaged"
+STATUSES = (ACTIVE, DEPRECATED, FORGOTTEN, HELD)  # what a learning's ``status`` holds: what the writers write
+NO_FRONTMATTER, EMPTY = "no frontmatter", "empty"
 ASK, AUTO = "ask", "auto"  # [trust] cross_projects
 APPROVED_BY_HAND = "approved by hand"  # a learning's deprecated_reason once approved
 HELD_PREFIX = "held: "  # a held learning's deprecated_reason: "held: <why>"
@@ -134,9 +140,42 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
         return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
     if approved_learning(meta, text):
         return APPROVED, ""
+    damage = no_frontmatter(meta)
+    # why auto apart: the person lets every learning cross unasked; one without frontmatter is shown there
+    # as before, titled and dated by its file name. An empty one has nothing to show in any project
+    if damage == EMPTY or (damage and cross != AUTO):
+        return DAMAGED, damage
     if cross != AUTO and crosses(meta):
         return WAITING, why_waiting(meta)
     return ACTIVE, ""
+
+
+# the keys of which a learning's frontmatter (or a head read from it) gives one at least, also one written by hand
+_ANY_KEY = ("status", "scope", "origin", "project_folder", "okey", "via", "origin_session", "deprecated_by",
+            "deprecated_reason")
+
+
+def no_frontmatter(meta: dict) -> str:
+    """``EMPTY`` or ``NO_FRONTMATTER`` when a learning's file (``meta["path"]``) holds no text, or no
+    frontmatter; '' when it has one, or cannot be read. Only a head that gives none of the keys a
+    frontmatter names is looked at (its file's first bytes): the others cost nothing.
+    why: such a file names no project, so it waited in every project for an approval that has no
+    frontmatter to be written into (``lh memory approve`` refused it, SessionStart kept asking)."""
+    path = meta.get("path")
+    if not isinstance(path, str) or any(_given(meta.get(k)) for k in _ANY_KEY):
+        return ""
+    from lazy_harness.memory import frontmatter
+
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read(256)
+            # why the rest: blanks first are no empty file yet; text after them opens no frontmatter
+            rest = "" if text.strip() else fh.read(1 << 20)
+    except OSError:
+        return ""
+    if not text.strip():
+        return NO_FRONTMATTER if rest.strip() else EMPTY
+    return "" if frontmatter.opens(text) else NO_FRONTMATTER
 
 
 def with_verdict(state: tuple[str, str], verdict: str | None, secret: str | None = None) -> tuple[str, str]:
@@ -181,4 +220,6 @@ def label(state: tuple[str, str], own: bool = False) -> str:
         return f"{name} {detail}"
     if name == HELD:
         return f"held: {detail}" if detail else HELD
+    if name == DAMAGED:
+        return f"{detail or name}: shown to no session, lh memory check"
     return (detail or name) if name == DEPRECATED else name
