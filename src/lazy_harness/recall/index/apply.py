@@ -12,6 +12,7 @@ from lazy_harness.recall.index import lexical_build, lexical_write, lookup, sour
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from sqlite3 import Connection
     from typing import Any
 
@@ -35,11 +36,12 @@ def _drop(conn: Connection, unit: str, pending: Pending) -> None:
     conn.execute("DELETE FROM source WHERE unit=?", (unit,))
 
 
-def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> None:
+def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> set[int]:
     """Index ``entries`` of ``unit`` in memory folder ``mdir`` (the learnings: ""): their rows, their
-    texts' vector keys and their word lists (in ``pending``), in the caller's transaction."""
+    texts' vector keys and their word lists (in ``pending``), in the caller's transaction. Returns
+    their rowids."""
     if not entries:
-        return
+        return set()
     for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
         e.update({k: no_surrogates(v) for k, v in e.items() if isinstance(v, str)})
     # why: rowids handed out here let the tables be filled by one executemany each (a statement
@@ -50,11 +52,13 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
     # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/prompt/admit.py)
     conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "body, tags, uncued, cues, okey, prov, hold, sess) VALUES (" + ",".join("?" * 20) + ")",
+                     "body, tags, uncued, cues, okey, prov, hold, sess, claim, twin) VALUES ("
+                     + ",".join("?" * 22) + ")",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
                        e.get("cues", ""), e.get("okey", ""), e.get("prov", ""),
-                       trust.every_reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""))
+                       trust.every_reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""),
+                       e.get("claim", sources.KEPT), e.get("twin", ""))
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
     # why: in the same transaction as the rows: a search finds an entry as soon as it is committed,
@@ -62,6 +66,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     lexical_write.add(conn, mdir, [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)],
                       pending)
     _count(conn, len(entries))
+    return set(range(first, first + len(entries)))
 
 
 def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending) -> tuple[int, bool]:
@@ -73,9 +78,13 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     if action == "folder":
         conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", row)
         return 0, True
+    # the ids a learning file carried: another file of one of them may stand for it again once it is gone
+    before = {i for (i,) in conn.execute("SELECT id FROM entry WHERE unit=? AND kind='learning'", (unit,))
+              } if action in ("learning", "drop") else set()
     if action != "jsonl" or step[5] == 0:  # read again whole (a JSONL file: from its start)
         _drop(conn, unit, pending)
     if action == "drop":
+        settle(conn, None, before, set(), pending)
         return 0, True
     if action == "jsonl":
         _, path, mdir, kind, stamp, offset, lines, size = step
@@ -91,7 +100,9 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     else:
         learning = sources.read_learning(unit)
         mdir, entries = "", [] if learning is None else [learning]
-    _insert(conn, unit, mdir, entries, pending)
+    fresh = _insert(conn, unit, mdir, entries, pending)
+    if action != "handoff":  # why not a handoff: its store keeps one item per id
+        settle(conn, unit if action == "jsonl" else None, before | {e["id"] for e in entries}, fresh, pending)
     if action != "jsonl":
         # why: a forgotten handoff item or an inactive learning is kept (lh memory search lists it,
         # labelled) but hidden like a marked entry; by its id as ``_insert`` made it storable
@@ -99,6 +110,52 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
     conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", row)
     return len(entries), done
+
+
+# the columns of an entry copied as they are when it is put in again under a new rowid (``_stand``)
+COPIED = ("unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued, cues, okey, prov, "
+          "hold, sess, claim, twin")
+
+
+def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[int], pending: Pending) -> None:
+    """Of the entries carrying each of ``eids`` (those of ``unit``, a JSONL file; None: the learnings,
+    where files of one id and title are one learning), let the one every reader shows stand
+    (``sources.standing``) and set the others aside, in the caller's transaction. An id carried by one
+    entry just indexed (``fresh``: its rowid), the usual case, costs one look-up."""
+    head, where = ([unit], "unit=?") if unit is not None else ([], "kind='learning'")
+    sql = f"SELECT rowid, id, twin, claim, aside, unit, line FROM entry WHERE {where} AND id IN ({{}})"
+    groups: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+    for row in lookup.rows_in(conn, sql, sorted(set(eids)), *head):
+        groups.setdefault((row[1], row[2] or ""), []).append(row)
+    for rows in groups.values():
+        # why one not just indexed too: it may hold the words of a copy gone since, or be set aside
+        if len(rows) > 1 or rows[0][4] or rows[0][0] not in fresh:
+            _stand(conn, sorted(rows, key=lambda r: (r[5], r[6])), pending)
+
+
+def _stand(conn: Connection, rows: list[tuple[Any, ...]], pending: Pending) -> None:
+    """Put the entries ``rows`` of one id (in the order written) in again under new rowids: the one
+    that stands with its texts' vector keys and, in the word lists, its words and those of the copies
+    it stands for (a search by the words of an older copy finds the entry, as it is now); the others
+    set aside, in neither. why new rowids: a rowid's text never changes (``lookup.keep_docs``)."""
+    at, kept = sources.standing([r[3] for r in rows])
+    old = [r[0] for r in rows]
+    lexical_write.remove(conn, old, pending)
+    lookup.rows_in(conn, "DELETE FROM key WHERE rowid IN ({})", old)
+    first = lookup.last_rowid(conn) + 1
+    conn.executemany(f"INSERT INTO entry(rowid, {COPIED}, aside) SELECT ?, {COPIED}, ? FROM entry WHERE rowid=?",
+                     [(first + k, int(k != at), r[0]) for k, r in enumerate(rows)])
+    lookup.rows_in(conn, "DELETE FROM entry WHERE rowid IN ({})", old)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(rows) - 1),))
+    sql = "SELECT rowid, title, body, tags, cues, mdir FROM entry WHERE rowid IN ({})"
+    texts = {r[0]: r[1:] for r in lookup.rows_in(conn, sql, [first + k for k in kept])}
+    top = first + at
+    title, body, tags, cues, mdir = texts[top]
+    conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)",
+                     vectors.keys_rows(top, [{"title": title, "body": body, "tags": tags, "cues": cues or ""}]))
+    order = [top, *(r for r in sorted(texts) if r != top)]
+    title, body, tags = (" ".join(dict.fromkeys(t for r in order if (t := texts[r][c]))) for c in range(3))
+    lexical_write.add(conn, mdir, [(top, title, body, tags)], pending)
 
 
 def remake_short(conn: Connection) -> int:

@@ -15,10 +15,14 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
+from lazy_harness.memory.sanitize import normalise
 from lazy_harness.recall.index.terms import split_identifiers
 
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
+# how a decision or failure line carries its id (``claim_of``): the hash of its summary; kept by this
+# machine's hand (an edit or a copy); brought by ``lh sync`` under another text
+OWN, KEPT, BROUGHT = 2, 1, 0
 
 
 def text_of(value: object) -> str:
@@ -64,12 +68,38 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
         body = (rec.get("context"), rec.get("rationale"), rec.get("alternatives"))
         detail = rec.get("rationale") or ""
     title, body_text = text_of(rec.get("summary")), " ".join(text_of(b) for b in body)
-    return {"id": ids.of_record(rec, kind), "kind": kind, "origin": text_of(rec.get("project")),
-            "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
+    eid = ids.of_record(rec, kind)
+    return {"id": eid, "kind": kind, "origin": text_of(rec.get("project")), "claim": claim_of(rec, kind, eid),
+            "twin": "", "okey": provenance.key_of(rec), "prov": provenance.describe(rec, kind),
             "sess": text_of(rec.get("session_id")).strip(),
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(rec, title, body_text),
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
+
+
+def claim_of(rec: dict, kind: str, eid: str) -> int:
+    """How a decision or failure line carries its id ``eid``: ``OWN`` when the id is the hash of its
+    summary (``ids.derives``); else ``BROUGHT`` when it came with ``lh sync`` (what
+    ``provenance.describe`` calls "sync from": another machine's, or in this machine's record of what
+    sync brought in), else ``KEPT``: this machine's line edited or copied by hand, its id kept."""
+    if ids.derives(eid, kind, ids.key_of(kind, rec.get("summary"))):
+        return OWN
+    via, theirs = rec.get("via"), rec.get("machine")
+    if isinstance(via, str) and via and isinstance(theirs, str) and theirs and theirs != provenance.here()[0]:
+        return BROUGHT
+    return BROUGHT if provenance.arrived(rec, kind) else KEPT
+
+
+def standing(claims: list[int]) -> tuple[int, list[int]]:
+    """Of the entries carrying one id, in the order they were written (a file's lines; learnings: the
+    newest file last) with their ``claim_of``: (the place of the one every reader shows, the places of
+    those it stands for, itself among them). The last written wins: a copy edited by hand is the
+    person's newest word, as an edit in place is. But a line brought by sync that merely carries the
+    id of one whose summary the id is the hash of never displaces it, and is stood for by none (ADR
+    0059). SessionStart's digest keeps a copy of this rule (``digest.one_each``), held equal by a test."""
+    own = OWN in claims
+    kept = [k for k, claim in enumerate(claims) if not (own and claim == BROUGHT)]
+    return kept[-1], kept
 
 
 def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | None:
@@ -179,7 +209,10 @@ def read_learning(path: str) -> dict | None:
     title = text_of(meta.get("title")) or ids.title_of_file(path)
     _, heading, learning = body.partition("## Learning")
     learning = learning.split("\n## ", 1)[0] if heading else body
-    return {"id": ids.of_learning(meta, title), "kind": "learning",
+    # why KEPT and the title as the twin: SessionStart's rule for learnings (``learnings.once``): files
+    # of one id and title are one learning, its newest file stands for it, whatever they carry
+    return {"id": ids.of_learning(meta, title), "kind": "learning", "claim": KEPT,
+            "twin": normalise(text_of(meta.get("title"))),
             "origin": text_of(meta.get("origin")), "okey": provenance.key_of(meta),
             "prov": provenance.describe({**meta, "path": path}, "learning", session_key="origin_session",
                                         project_field="origin"),

@@ -3,11 +3,14 @@ and its vectors, kept in the cache.
 
     <cache>/recall/index.sqlite
       source(unit, stamp, offset, lines, check)  what each memory file looked like when indexed
-      entry(rowid, unit, id, ..., sess)          (``SCHEMA``) title, body, tags: the text searched (the
+      entry(rowid, unit, id, ..., aside)         (``SCHEMA``) title, body, tags: the text searched (the
                                                  summary or title, the other fields, the tags and cues);
                                                  cues: one per line ('' : none), for the embedder; okey,
                                                  prov: provenance (project key, origin phrase); sess: the
-                                                 session it was distilled from ('' : none)
+                                                 session it was distilled from ('' : none); claim, twin,
+                                                 aside: of entries carrying one id, which one stands
+                                                 (``sources.standing``; ADR 0059): the others are set
+                                                 aside (1), out of the word lists and the vectors
       hidden(unit, id, mdir)                     ids named by superseded/forgotten/merged markers, inactive
                                                  learnings and forgotten handoff items, and the memory
                                                  folder they are hidden in ('' : learnings)
@@ -41,8 +44,9 @@ if TYPE_CHECKING:
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
 # what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
 # is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; 19: a name read as
-# words by the hold check, ADR 0033; the rest: git)
-VERSION = "19"
+# words by the hold check, ADR 0033; 20: one entry stands for an id carried by two texts, ADR 0059;
+# the rest: git)
+VERSION = "20"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
@@ -53,8 +57,10 @@ SCHEMA = (
     "check_ TEXT)",
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, body TEXT, tags TEXT, "
-    "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT)",
+    "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT, claim INTEGER, twin TEXT, "
+    "aside INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
+    "CREATE INDEX IF NOT EXISTS entry_id ON entry(id)",  # the other entries of an id (``apply.settle``)
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
