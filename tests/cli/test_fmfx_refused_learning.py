@@ -6,7 +6,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import damage, ids
+from lazy_harness.memory import ids, learning_damage
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -33,9 +33,9 @@ def _learning(tmp_path, how: str) -> tuple[str, str, str]:
 @pytest.mark.parametrize("how", sorted(BREAKS))
 def test_the_refusal_is_what_check_says_with_its_line(tmp_path, how):
     _, path, _ = _learning(tmp_path, how)
-    said = damage.refusal(path)
+    said = learning_damage.refusal(path)
     assert said is not None and said.startswith(f"{path}: ") and "line " in said and BREAKS[how][2] in said, said
-    assert said.removeprefix(f"{path}: ") in (damage.learning_damage(path) or ""), said
+    assert said.removeprefix(f"{path}: ") in (learning_damage.learning_damage(path) or ""), said
 
 
 @pytest.mark.parametrize("how", sorted(BREAKS))

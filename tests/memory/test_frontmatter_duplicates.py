@@ -118,9 +118,9 @@ def test_a_status_change_writes_one_scope_line_and_it_is_project(tmp_path):
 
 
 def test_lh_memory_check_names_a_key_given_twice(isolated_home, tmp_path):
-    from lazy_harness.memory import damage
+    from lazy_harness.memory import learning_damage
 
     path = tmp_path / "2026-11-30-twice.md"
     path.write_text("---\ntitle: Twice\nscope: project\nscope: general\n---\n\n## Learning\n\nx\n")
-    why = damage.learning_damage(str(path))
+    why = learning_damage.learning_damage(str(path))
     assert why is not None and "given twice" in why and "scope" in why

@@ -6,7 +6,7 @@ what to do; no reader offers such a file for an approval it cannot take."""
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import damage, held_review, state
+from lazy_harness.memory import held_review, learning_damage, state
 from tests.cli.lhrun import invoke
 from tests.hooks.test_trust import start
 from tests.memory.test_frontmatter_duplicates import PHRASE, TITLE, learning_file, two_projects
@@ -43,7 +43,7 @@ def test_a_learning_without_frontmatter_waits_for_no_approval(tmp_path, text):
 def test_check_tells_what_readers_do_and_what_to_do(alpha_gamma, text, said):
     alpha, gamma, path = alpha_gamma
     _write(path, text)
-    why = damage.learning_damage(path)
+    why = learning_damage.learning_damage(path)
     assert why is not None and why.startswith(said), why
     assert "SessionStart shows it" not in why and "no session is shown it" in why, why
     assert ("restore its frontmatter" if text else "restore its text") in why and "delete" in why, why
@@ -70,7 +70,7 @@ def test_a_mistyped_status_is_named_with_its_line(alpha_gamma):
     number = next(n for n, line in enumerate(lines, 1) if line == "status: active")
     lines[number - 1] = "status: actve"
     _write(path, "\n".join(lines))
-    why = damage.learning_damage(path)
+    why = learning_damage.learning_damage(path)
     expected = (f"line {number}: status 'actve' is not one of {', '.join(state.STATUSES)}: every reader hides "
                 "it, as one not active")
     assert why is not None and why.startswith(expected), why
@@ -87,4 +87,4 @@ def test_a_status_the_readers_know_is_no_damage(alpha_gamma, status):
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     _write(path, text.replace("status: active\n", f"status: {status}\n", 1))
-    assert damage.learning_damage(path) is None
+    assert learning_damage.learning_damage(path) is None

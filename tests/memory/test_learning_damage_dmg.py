@@ -8,7 +8,7 @@ from pathlib import Path
 
 
 from lazy_harness import paths
-from lazy_harness.memory import damage
+from lazy_harness.memory import learning_damage
 from lazy_harness.recall.readback import learnings as heads
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
@@ -38,7 +38,7 @@ def _learnings(tmp_path: Path) -> tuple[str, dict[str, str], str]:
 
 def test_each_damaged_learning_is_named_once_and_a_healthy_one_not(tmp_path):
     ldir, bad, good = _learnings(tmp_path)
-    lines = damage.unclosed_learnings(ldir)
+    lines = learning_damage.unclosed_learnings(ldir)
     for kind, path in bad.items():
         named = [ln for ln in lines if ln.startswith(f"{path}: ")]
         assert len(named) == 1, (kind, lines)
@@ -52,7 +52,7 @@ def test_a_learning_with_unclosed_frontmatter_is_still_named_as_before(tmp_path)
     ldir = paths.learnings_dir()
     path = ms.write_learning(ldir, "Open block", "proj", NOW)
     Path(path).write_text(Path(path).read_text().replace("\n---\n\n## Learning", "\n\n## Learning", 1))
-    assert damage.unclosed_learnings(ldir) == [f"{path}: frontmatter not closed"]
+    assert learning_damage.unclosed_learnings(ldir) == [f"{path}: frontmatter not closed"]
 
 
 def test_check_and_doctor_name_each_damaged_learning(tmp_path):

@@ -121,11 +121,12 @@ def check_memory_lines(r: Report, values: Config) -> None:
 
 
 def check_learning_files(r: Report, values: Config) -> None:
-    """Damaged learning files (not UTF-8 text, frontmatter not closed or no mapping, a title or date that
-    cannot be read), each named on its own line: readers skip or misread them without a word."""
-    from lazy_harness.memory import damage
+    """Damaged learning files (a folder in a file's place, not UTF-8 text, frontmatter not closed or no
+    mapping, a title or date that cannot be read), each named on its own line: readers skip or misread
+    them without a word."""
+    from lazy_harness.memory import learning_damage
 
-    bad = damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
+    bad = learning_damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
     if not bad:
         return
     r.warn_each("learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",

@@ -149,7 +149,7 @@ def check(project: str | None, all_projects: bool) -> None:
     text, which no view shows), each memory file that cannot be read (a folder in its place), and each
     damaged learning (not text, frontmatter not closed or not a mapping, a title or date that cannot be
     read). Exit 1 when a line is skipped, a file cannot be read or a learning is damaged."""
-    from lazy_harness.memory import damage
+    from lazy_harness.memory import damage, learning_damage
 
     if all_projects:
         cfg = config.load_checked(os.environ, warn_config)
@@ -164,7 +164,7 @@ def check(project: str | None, all_projects: bool) -> None:
             echo(c.summary())
         for number, how in c.found:
             echo(f"{c.path}:{number}: {how}")
-    learnings = damage.unclosed_learnings(ldir)
+    learnings = learning_damage.unclosed_learnings(ldir)
     for line in learnings:
         echo(line)
     skipped = sum(len(c.skipped) for c in checks)

@@ -41,16 +41,30 @@ FULL = 2000  # characters of one field in the full lists
 def _entries(path: str) -> list[dict]:
     """The decisions or failures of a JSONL file as every view reads them (``files.read_entries``: a
     damaged line salvaged as SessionStart salvages it, under the id it shows there); a file that is
-    there and cannot be read is said on stderr."""
+    there and cannot be read is said on stderr (:func:`_say_unreadable`)."""
     try:
-        with open(path, "rb"):
-            pass
+        if not _say_unreadable(path):
+            with open(path, "rb"):
+                return files.read_entries(path)
     except FileNotFoundError:
-        return []
+        pass
     except OSError as exc:
-        echo(f"lh: cannot read {path}: {exc.strerror or exc}", err=True)
-        return []
-    return files.read_entries(path)
+        _say_unreadable(path, exc)
+    return []
+
+
+def _say_unreadable(path: str, exc: OSError | None = None) -> bool:
+    """One line on stderr when ``path`` is there and cannot be read, worded as lh memory check, search and
+    doctor word it (``damage.unreadable``: a folder in its place, with the hint to move it aside), else
+    with the error ``exc``; False when nothing was said (a regular file, or none, at ``path``)."""
+    from lazy_harness.memory import damage
+
+    why = damage.unreadable(path)
+    said = (f"{why}; listed the rest of memory (hint: move it aside; lh memory check)" if why
+            else f"{exc.strerror or exc}; listed the rest of memory" if exc is not None else "")
+    if said:
+        echo(f"lh: {path}: cannot be read: {said}", err=True)
+    return bool(said)
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -242,12 +256,12 @@ def _item_tags(mdir: str, ldir: str, items: list) -> dict[str, str]:
 
 def _handoff_state(mdir: str) -> dict:
     """The handoff items as every reader sees them (``handoff.load``); a file of it that is there and
-    cannot be read (handoff.jsonl a folder) is said on stderr in one line, and no item is listed."""
+    cannot be read (handoff.jsonl a folder) is said on stderr in one line (:func:`_say_unreadable`),
+    and no item is listed."""
     try:
         state, _ = handoff.load(mdir)
     except OSError as exc:
-        echo(f"lh: cannot read {exc.filename or os.path.join(mdir, handoff.STATE)}: {exc.strerror or exc}",
-             err=True)
+        _say_unreadable(str(exc.filename or os.path.join(mdir, handoff.STATE)), exc)
         return {}
     return state
 

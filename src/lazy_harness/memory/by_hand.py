@@ -12,8 +12,8 @@ import os
 from contextlib import contextmanager, nullcontext, suppress
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal, learnings,
-                                 marks, state)
+from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal,
+                                 learning_damage, learnings, marks, state)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -270,7 +270,7 @@ def _learning_files_to_forget(learnings_dir: str, lid: str) -> list[str]:
     found = learning_paths(learnings_dir, lid)
     if not found:
         raise LhError(f"no learning {lid} in {learnings_dir}", hint="lh memory search")
-    damage.refuse(found)
+    learning_damage.refuse(found)
     return [p for p in found
             if frontmatter.read_frontmatter_values(p, ("status",)).get("status") != state.FORGOTTEN]
 

@@ -36,9 +36,9 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
     from lazy_harness.memory import changes
 
     if kind == "learning":
-        from lazy_harness.memory import damage
+        from lazy_harness.memory import learning_damage
 
-        damage.refuse([path])  # why: a frontmatter no writer can read, named by its file and line
+        learning_damage.refuse([path])  # why: a frontmatter no writer can read, named by its file and line
         meta, text = learning_text(path)
         signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
         changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
