@@ -198,13 +198,15 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 
 def read_learning(path: str) -> dict | None:
     """A learning file as an entry, with its ``"status"`` (the index hides one not active:
-    deprecated, forgotten); None when unreadable."""
+    deprecated, forgotten); None when unreadable, or empty (``state.EMPTY``)."""
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read(256 * 1024)
     except OSError:
         return None
     meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    if not meta and _empty(path):
+        return None
     active = frontmatter.is_active(meta)
     title = text_of(meta.get("title")) or ids.title_of_file(path)
     _, heading, learning = body.partition("## Learning")
@@ -222,6 +224,15 @@ def read_learning(path: str) -> dict | None:
             "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
+
+
+def _empty(path: str) -> bool:
+    """Whether a learning file without frontmatter holds no text: shown to no session in any project
+    (``state.of_learning``: damaged). why no entry: its file name's words alone made it a candidate
+    the prompt hook injected (with ``cross_projects = "auto"`` nothing is asked of a learning there)."""
+    from lazy_harness.memory import state
+
+    return state.no_frontmatter({"path": path}) == state.EMPTY
 
 
 def folder_mark(folder: str) -> str:

@@ -81,8 +81,9 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
 
 def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
-    person, does not pass here; it gets ``waiting``. Only the passing learnings of other projects are
-    read (a few frontmatter lines each)."""
+    person, does not pass here; it gets ``waiting``. One without frontmatter (``state.DAMAGED``), which
+    no approval lets in, gets ``damaged``: its state as ``lh memory show`` labels it. Only the passing
+    learnings of other projects are read (a few frontmatter lines each)."""
     from lazy_harness.memory import frontmatter, state
 
     if cross == state.AUTO:
@@ -93,7 +94,10 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
         head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
                                                                "scope", "via", "origin_session"))
         head["path"] = c["file"]  # why: an approval is checked against its file's text (ADR 0052)
-        if not state.reaches(state.of_learning(head, cross)[0], False):
+        now = state.of_learning(head, cross)
+        if now[0] == state.DAMAGED:
+            c["passes"], c["damaged"] = False, state.label(now)
+        elif not state.reaches(now[0], False):
             c["passes"], c["waiting"] = False, True
 
 
@@ -230,10 +234,11 @@ def describe(info: Mapping[str, Any]) -> str:
         parts.append(semantic_word(info["semantic"]))
     held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
     waiting = ",".join(c["id"] for c in info.get("ranked") or () if c.get("waiting"))  # for approval (ADR 0032)
+    damaged = ",".join(c["id"] for c in info.get("ranked") or () if c.get("damaged"))  # no frontmatter
     # own_session: distilled from this very session; search: exact (no word list read was cut) or
     # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
     for name, value in (("already_shown", info.get("already")), ("own_session", info.get("own_session")),
-                        ("held", held), ("waiting", waiting), ("indexed", info.get("indexed")),
+                        ("held", held), ("waiting", waiting), ("damaged", damaged), ("indexed", info.get("indexed")),
                         ("search", info.get("search")), ("index", info.get("index"))):
         if value:
             parts.append(f"{name}={value}")
@@ -245,14 +250,25 @@ def describe(info: Mapping[str, Any]) -> str:
     elif info.get("passed"):
         parts.append("nothing new")
     else:  # why: one passed the bar and is held or waits: "nothing passed the bar" would be untrue
-        parts.append(f"nothing added: {out_because(info)}" if held or waiting else "nothing passed the bar")
+        parts.append(f"nothing added: {out_because(info)}" if held or waiting or damaged else "nothing passed the bar")
     return " ".join(parts)
 
 
 def out_because(info: Mapping[str, Any]) -> str:
     """Why the first candidate that passed the bar and is out is out (hooks.log and explain.py say it)."""
-    out = next(c for c in info["ranked"] if c.get("held") or c.get("waiting"))
-    return f"{out['id']} passes the bar but is out: {rank.held_or_waiting(out)}"
+    out = next(c for c in info["ranked"] if is_out(c))
+    return f"{out['id']} passes the bar but is out: {out_reason(out)}"
+
+
+def is_out(c: dict[str, Any]) -> bool:
+    """Whether ``c`` is out whatever its score: held, waiting for approval, or damaged (:func:`waiting`)."""
+    return bool(c.get("held") or c.get("waiting") or c.get("damaged"))
+
+
+def out_reason(c: dict[str, Any]) -> str:
+    """Why ``c`` (:func:`is_out`) is out: a damaged learning's state as ``lh memory show`` labels it, else
+    the hold check's reason or the approval it waits for."""
+    return str(c["damaged"]) if c.get("damaged") else rank.held_or_waiting(c)
 
 
 def semantic_word(sem: Mapping[str, Any]) -> str:

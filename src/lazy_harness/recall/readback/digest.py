@@ -19,7 +19,7 @@ from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
 from lazy_harness.memory.held import CAP_EXCERPT
-from lazy_harness.recall.readback.learnings import Heads, contenders, learning_id, own, rank_learnings
+from lazy_harness.recall.readback.learnings import Heads, contenders, day_of, learning_id, own, rank_learnings
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -236,7 +236,7 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
         if head.get("origin") == project and not own(head, project, key):
             origin += f", {SAME_NAME}"  # why: "in api" alone reads as this project's own (~/work/api, ~/clients/api)
         text = neutral(head.get("learning"), CAP_EXCERPT)
-        tag = label("learning", learning_id(head), date_of(os.path.basename(head["path"])), origin)
+        tag = label("learning", learning_id(head), day_of(head), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
 

@@ -20,6 +20,7 @@ from lazy_harness import jsonload
 from lazy_harness.memory import frontmatter, held, ids, provenance, state
 from lazy_harness.memory.frontmatter import is_active
 from lazy_harness.memory.held import excerpt
+from lazy_harness.memory.fence import date_of
 from lazy_harness.memory.files import iso_epoch
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
@@ -62,6 +63,14 @@ def brief(head: dict) -> dict:
     """What ranking's first pass and the counts read of a head, its id and its path: a small dict, so
     200 of them cost little to keep and load."""
     return {**{k: head.get(k) for k in BRIEF}, "id": learning_id(head), "path": head["path"]}
+
+
+def day_of(head: dict) -> str:
+    """The day a learning is dated by: the one its file's name begins with, else (a file named by hand)
+    its frontmatter's ``created`` in the reader's time zone (``fence.date_of``, as ``lh memory search``
+    prints it); '' when neither gives one."""
+    created = head.get("created")
+    return date_of(os.path.basename(head["path"])) or date_of(created, iso_epoch(created))
 
 
 def learning_id(head: dict) -> str:

@@ -1,0 +1,72 @@
+"""A learning file emptied or stripped of its frontmatter by hand (``state.DAMAGED``), and one renamed
+without the date its name began with: every reader says of it what SessionStart does."""
+
+import os
+
+import pytest
+
+from lazy_harness.memory import fence, files, frontmatter
+from lazy_harness.recall.index import sources
+from tests.cli.lhrun import invoke
+from tests.hooks.test_trust import ask, cross_projects, start
+from tests.memory.test_frontmatter_duplicates import PHRASE, TITLE, learning_file, two_projects
+
+BODY = f"# {TITLE}\n\nQueries on invoices must name the month partition.\n"
+NAMED = "the invoices table partitioned by month"  # the words of the file's name
+
+
+def _write(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+@pytest.fixture
+def alpha_gamma(tmp_path):
+    return (*two_projects(tmp_path), learning_file())
+
+
+def test_show_prompt_gives_the_damaged_state_not_an_approval(alpha_gamma):
+    _, gamma, path = alpha_gamma
+    _write(path, BODY)
+    out = invoke("memory", "show", "--project", gamma, "--prompt", NAMED).out
+    assert "waits for your approval" not in out and "lh memory approve" not in out, out
+    assert "no frontmatter: shown to no session, lh memory check" in out, out
+
+
+@pytest.mark.parametrize("text", ["", "\n  \n", "\ufeff"])
+def test_an_empty_learning_file_is_no_candidate(alpha_gamma, text):
+    alpha, gamma, path = alpha_gamma
+    _write(path, text)
+    cross_projects("auto")  # why: there a learning of no project crosses unasked, and none waits
+    for root in (alpha, gamma):
+        assert PHRASE not in start(root)[0]
+        assert PHRASE not in ask(root, NAMED)
+    out = invoke("memory", "show", "--project", gamma, "--prompt", NAMED).out
+    assert "partitioned by month" not in out, out
+    assert sources.read_learning(path) is None
+
+
+def test_a_learning_without_frontmatter_is_shown_by_prompts_where_sessionstart_shows_it(alpha_gamma):
+    _, gamma, path = alpha_gamma
+    _write(path, BODY)
+    assert PHRASE not in start(gamma)[0] and PHRASE not in ask(gamma, NAMED)
+    cross_projects("auto")
+    assert PHRASE in start(gamma)[0] and PHRASE in ask(gamma, NAMED)
+
+
+def test_a_renamed_learning_is_dated_by_its_created(alpha_gamma):
+    alpha, _, path = alpha_gamma
+    with open(path, encoding="utf-8") as fh:
+        created = str(frontmatter.parse_frontmatter(fh.read())[0]["created"])
+    day = fence.date_of(created, files.iso_epoch(created))
+    assert day
+    os.rename(path, os.path.join(os.path.dirname(path), "invoices-notes.md"))
+    [line] = [ln for ln in start(alpha)[0].splitlines() if PHRASE in ln]
+    assert f", {day}, " in line and "undated" not in line, line
+
+
+def test_a_date_in_the_name_still_comes_first(alpha_gamma):
+    alpha, _, path = alpha_gamma
+    os.rename(path, os.path.join(os.path.dirname(path), "2020-01-02-invoices-notes.md"))
+    [line] = [ln for ln in start(alpha)[0].splitlines() if PHRASE in ln]
+    assert ", 2020-01-02, " in line, line
