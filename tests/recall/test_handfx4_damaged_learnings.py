@@ -65,6 +65,24 @@ def test_a_renamed_learning_is_dated_by_its_created(alpha_gamma):
     assert f", {day}, " in line and "undated" not in line, line
 
 
+def test_show_and_the_page_date_a_renamed_learning_as_sessionstart_does(alpha_gamma):
+    from lazy_harness import config
+    from lazy_harness.ui import memory_lists, reading
+
+    alpha, _, path = alpha_gamma
+    os.rename(path, os.path.join(os.path.dirname(path), "invoices-notes.md"))
+    [line] = [ln for ln in start(alpha)[0].splitlines() if PHRASE in ln]
+    day = line.split(", ")[1]
+    assert day != "undated", line
+    shown = invoke("memory", "show", "--project", alpha, "--all").out
+    listed = [ln for ln in shown.splitlines() if ln.startswith("  l-") and TITLE in ln]
+    assert listed and all(f"  {day}  " in ln for ln in listed), shown
+    cfg = config.load()
+    p = reading.projects(alpha, cfg, os.environ)[0]
+    own, general = memory_lists.learnings(p)
+    assert [m["day"] for m in own + general if m.get("title") == TITLE] == [day]
+
+
 def test_a_date_in_the_name_still_comes_first(alpha_gamma):
     alpha, _, path = alpha_gamma
     os.rename(path, os.path.join(os.path.dirname(path), "2020-01-02-invoices-notes.md"))

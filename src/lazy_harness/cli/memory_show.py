@@ -13,7 +13,6 @@ terminal-safe (cli/memory_reading.py ``echo``); the files themselves are left as
 from __future__ import annotations
 
 import os
-import re
 import time
 
 import click
@@ -67,14 +66,13 @@ def _say_unreadable(path: str, exc: OSError | None = None) -> bool:
     return bool(said)
 
 
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
 def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None = None) -> list[dict]:
     """The project's learnings (newest first) with their frontmatter and body: ``origin``'s and those
     ``owned`` (``aliases.owned``: written under an earlier key of the project, or adopted). ``damaged``
     receives ``<file>:<line>: <why>`` of each learning whose quote left open swallowed its keys
     (``frontmatter.open_quote``): whose it is cannot be read, so it is listed in no project."""
+    from lazy_harness.recall.readback import learnings
+
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
         try:
@@ -91,10 +89,9 @@ def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None =
         meta["id"] = ids.of_learning(meta, path=path)
         if not owned.lists(meta, origin):
             continue
-        day = os.path.basename(path)[:10]
-        meta.update(path=path, body=body, day=day if _DAY.fullmatch(day) else "undated")
+        meta.update(path=path, body=body)
+        meta["day"] = learnings.day_of(meta) or "undated"  # why its rule: the day SessionStart shows
         out.append(meta)
-    from lazy_harness.recall.readback import learnings
 
     return learnings.once_each(out)  # why its rule, not a copy: show lists what SessionStart shows
 

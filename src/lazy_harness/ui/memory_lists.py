@@ -8,7 +8,6 @@ Everything returned is data; the page escapes it (memory text is untrusted).
 from __future__ import annotations
 
 import os
-import re
 
 from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
 from lazy_harness.recall.readback import digest as recall
@@ -111,8 +110,7 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     listed = [m for m in found if mine_of[m["path"]] or str(m.get("scope") or "").strip().lower() != "project"]
     for meta in heads.once_each(listed):
         mine = mine_of[meta["path"]]
-        day = os.path.basename(meta["path"])[:10]
-        meta["day"] = day if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else "undated"
+        meta["day"] = heads.day_of(meta) or "undated"  # why its rule: the day SessionStart shows
         meta["left_out"] = state.label(_learning_state(meta, *texts[meta["path"]], cross), mine) or None
         meta["refused"] = refused.get(meta["id"])
         (own if mine else general).append(meta)
