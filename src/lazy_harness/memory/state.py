@@ -129,7 +129,8 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
     """(state, detail) of a learning from its frontmatter (or a head read from it, with its ``path``).
     ``cross``: the ``[trust] cross_projects`` policy; with ``auto`` nothing waits. ``text``: what the
     hold check reads of it, when at hand (else an approval is checked against its file)."""
-    status = _given(meta.get("status")) or "active"
+    given = _given(meta.get("status"))
+    status = given or "active"
     why = _given(meta.get("deprecated_reason"))
     by = _given(meta.get("deprecated_by"))
     if status == FORGOTTEN:
@@ -140,7 +141,7 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
         return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
     if approved_learning(meta, text):
         return APPROVED, ""
-    damage = no_frontmatter(meta)
+    damage = "" if given else no_frontmatter(meta)  # why: a status is a frontmatter's (every start, each head)
     # why auto apart: the person lets every learning cross unasked; one without frontmatter is shown there
     # as before, titled and dated by its file name. An empty one has nothing to show in any project
     if damage == EMPTY or (damage and cross != AUTO):
