@@ -71,6 +71,7 @@ HOT = (
     "lazy_harness.memory.sanitize", "lazy_harness.memory.state", "lazy_harness.memory.handoff",
     "lazy_harness.memory.handoff_log", "lazy_harness.memory.handoff_markdown", "lazy_harness.memory.marks",
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
+    "lazy_harness.memory.standing",  # of the lines of one id, the one shown (ids and provenance only)
     "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read
     "lazy_harness.memory.last_key",  # os-only: the key a project was last written under (migrate)
     "lazy_harness.memory.migrate_merge",  # an old file brought over, at the start that migrates (migrate)

@@ -277,23 +277,25 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
     """Decisions, failures and this project's learnings (those ``picked``, the newest ``cut`` of each),
     each tagged with its state (memory/state.py, with the hold check at read time: held_review.States,
     the same in lh memory held, search and the page)."""
-    from lazy_harness.memory import held_review, state
+    from lazy_harness.memory import held_review, standing, state
 
     if not picked & {"decisions", "failures", "learnings"}:
         return
     states = held_review.States(mdir, ldir)
-    for title, fname, detail in (("Decisions", files.DECISIONS, "rationale"),
-                                 ("Failures", files.FAILURES, "prevention")):
+    for title, fname, detail, kind in (("Decisions", files.DECISIONS, "rationale", "decision"),
+                                       ("Failures", files.FAILURES, "prevention", "failure")):
         if title.lower() not in picked:
             continue
         path = os.path.join(mdir, fname)
-        records = files.without_copies([rec for rec in _entries(path) if recall.is_entry(rec)])
+        # why one_each: of the lines carrying one id (a copy reworded by hand, a synced line claiming it),
+        # the one sessions are shown, as SessionStart and search give it (ADR 0059)
+        records = standing.one_each([rec for rec in _entries(path) if recall.is_entry(rec)], kind)
         echo(f"{title} ({len(records)}, {path}):")
         shown = _newest(records, cut, oldest_first=True)
         for rec in shown:
             extra = one_line(rec.get(detail), FULL)
-            eid = ids.of_record(rec, "failure" if fname == files.FAILURES else "decision")
-            tag = state.label(states.record("failure" if fname == files.FAILURES else "decision", eid, rec))
+            eid = ids.of_record(rec, kind)
+            tag = state.label(states.record(kind, eid, rec))
             echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
                  + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
         _more(title.lower(), len(records), len(shown))
@@ -379,7 +381,7 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent:
     click.echo()
     echo(said["why"])
     for c in said["ranked"]:
-        mark = verdict(c)
+        mark = verdict(c).ljust(VERDICT_WIDTH)
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
              f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
@@ -387,10 +389,16 @@ def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent:
             echo(f"      {'in' if c['passes'] else 'out'}: {one_line(c['why'], 200)}")
 
 
+VERDICT_WIDTH = len("damaged")  # the widest word of :func:`verdict`: the columns after it line up
+
+
 def verdict(c: dict) -> str:
     """The first column of a "why" line: pass, held (the hold check), wait (another project's learning
-    waiting for approval), or blank (missed the bar)."""
-    return "pass" if c["passes"] else "held" if c.get("held") else "wait" if c.get("waiting") else "    "
+    waiting for approval), damaged (a learning file whose frontmatter a hand edit took away: ``state.DAMAGED``,
+    shown to no session), or blank (missed the bar)."""
+    if c["passes"]:
+        return "pass"
+    return "held" if c.get("held") else "wait" if c.get("waiting") else "damaged" if c.get("damaged") else ""
 
 
 def _date(ts: object) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal
+from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal, standing
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall.readback import learnings as heads
 from lazy_harness.ui.file_reads import parsed
@@ -23,8 +23,9 @@ def _read_records(path: str) -> list[dict]:
     # why the file's kind: a line without ``type`` and ``id`` (written by hand, or before ids) is a
     # failure in failures.jsonl; read as a decision it had a d- id, and Forget acted on another entry
     kind = "failure" if os.path.basename(path) == files.FAILURES else "decision"
-    # why without_copies: a line a person duplicated by hand is one entry, as ``lh memory show`` lists it
-    out = files.without_copies([rec for rec in files.read_entries(path) if recall.is_entry(rec)])
+    # why one_each: of the lines carrying one id (a line duplicated or reworded by hand, a synced line
+    # claiming it), the one sessions are shown, as ``lh memory show`` lists it (ADR 0059)
+    out = standing.one_each([rec for rec in files.read_entries(path) if recall.is_entry(rec)], kind)
     for rec in out:
         rec["id"] = ids.of_record(rec, kind)
     return out

@@ -187,7 +187,7 @@ def search_section(v: View) -> str:
     text = said["text"] or f"This prompt receives nothing: {said['none']}."
     rows = "".join(
         f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
-        f'<td>{"pass" if c["passes"] else "held" if c.get("held") else "waiting" if c.get("waiting") else ""}</td>'
+        f'<td>{_verdict(c)}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
         f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td>'
@@ -198,6 +198,13 @@ def search_section(v: View) -> str:
              if rows else "")
     return (box + f'<h3>What the prompt gets</h3><pre class="injected">{esc(text)}</pre>'
             f'<p class="why">{esc(said["why"])}</p>{table}')
+
+
+def _verdict(c: dict) -> str:
+    """The first column of a ranked candidate's row, as ``lh memory show --prompt`` words it (spelled out)."""
+    if c["passes"]:
+        return "pass"
+    return "held" if c.get("held") else "waiting" if c.get("waiting") else "damaged" if c.get("damaged") else ""
 
 
 def _titles(v: View) -> dict[str, entry_names.Named]:

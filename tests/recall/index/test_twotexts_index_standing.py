@@ -51,11 +51,10 @@ def test_the_index_and_session_start_keep_the_same_line_read_whole_in_parts_or_a
     path = os.path.join(mem, files.DECISIONS)
     recs = [line(c, n) for n, c in enumerate(claims)]
     assert [sources.claim_of(r, "decision", EID) for r in recs] == list(claims)
-    assert [digest._claim(r, "decision", EID) for r in recs] == list(claims)
     at, _ = sources.standing(list(claims))
     ms.write_jsonl(path, recs)
     [shown] = digest.live_tail(mem, files.DECISIONS, "decision", 5, set())
-    assert shown == recs[at]  # SessionStart's copy of the rule
+    assert shown == recs[at]  # SessionStart's reading of the rule
     results = []
     for part, appended in ((store.PART, False), (1, False), (store.PART, True)):
         index = os.path.join(str(tmp_path), f"index-{part}-{appended}.sqlite")

@@ -16,13 +16,18 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
 from lazy_harness.memory.sanitize import normalise
+
+# why re-exported: which line of an id stands is the store's rule, one for every reader (ADR 0059); the
+# index's writer (apply.py) reads it here
+from lazy_harness.memory.standing import BROUGHT as BROUGHT
+from lazy_harness.memory.standing import KEPT as KEPT
+from lazy_harness.memory.standing import OWN as OWN
+from lazy_harness.memory.standing import claim_of as claim_of
+from lazy_harness.memory.standing import standing as standing
 from lazy_harness.recall.index.terms import split_identifiers
 
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
 MAX_FIELD = 4000  # characters of one field kept for searching
-# how a decision or failure line carries its id (``claim_of``): the hash of its summary; kept by this
-# machine's hand (an edit or a copy); brought by ``lh sync`` under another text
-OWN, KEPT, BROUGHT = 2, 1, 0
 
 
 def text_of(value: object) -> str:
@@ -75,31 +80,6 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
             "scope": "", "file": path, "line": line, "ts": text_of(rec.get("ts"))[:40],
             "title": title, "body": body_text, "tags": tags_of(rec, title, body_text),
             "detail": text_of(detail), "uncued": not text_of(rec.get("cues")).strip(), "cues": cues_of(rec.get("cues"))}
-
-
-def claim_of(rec: dict, kind: str, eid: str) -> int:
-    """How a decision or failure line carries its id ``eid``: ``OWN`` when the id is the hash of its
-    summary (``ids.derives``); else ``BROUGHT`` when it came with ``lh sync`` (what
-    ``provenance.describe`` calls "sync from": another machine's, or in this machine's record of what
-    sync brought in), else ``KEPT``: this machine's line edited or copied by hand, its id kept."""
-    if ids.derives(eid, kind, ids.key_of(kind, rec.get("summary"))):
-        return OWN
-    via, theirs = rec.get("via"), rec.get("machine")
-    if isinstance(via, str) and via and isinstance(theirs, str) and theirs and theirs != provenance.here()[0]:
-        return BROUGHT
-    return BROUGHT if provenance.arrived(rec, kind) else KEPT
-
-
-def standing(claims: list[int]) -> tuple[int, list[int]]:
-    """Of the entries carrying one id, in the order they were written (a file's lines; learnings: the
-    newest file last) with their ``claim_of``: (the place of the one every reader shows, the places of
-    those it stands for, itself among them). The last written wins: a copy edited by hand is the
-    person's newest word, as an edit in place is. But a line brought by sync that merely carries the
-    id of one whose summary the id is the hash of never displaces it, and is stood for by none (ADR
-    0059). SessionStart's digest keeps a copy of this rule (``digest.one_each``), held equal by a test."""
-    own = OWN in claims
-    kept = [k for k, claim in enumerate(claims) if not (own and claim == BROUGHT)]
-    return kept[-1], kept
 
 
 def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | None:

@@ -13,7 +13,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.memory import (
-    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, state, trust, usage)
+    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, state, trust, usage)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
@@ -110,47 +110,14 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
     while True:
         recs = files.tail_records(path, want)
         live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
-        one = one_each(live, kind)
+        # why: the index is not read at session start; its rule (ADR 0059), on the lines read here
+        one = standing.one_each(live, kind)
         kept = [r for r in one if not provenance.from_session(r, session)] if session else one
         # why: the running session's own entries are the newest lines (a resume, a compaction): read past
         # them only when some were there (a new start reads no more), farther while they fill what was read
         if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
             return kept[-n:]
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
-
-
-# how a line carries its id: the hash of its summary; this machine's, edited or copied by hand; brought by sync
-OWN, KEPT, BROUGHT = 2, 1, 0
-
-
-def one_each(recs: list[Record], kind: str) -> list[Record]:
-    """``recs`` (oldest first) with one line for each id, in its place: where two texts carry one id (a
-    line copied and reworded, its ``id`` kept), the last written, as the search index keeps it
-    (``recall.index.sources.standing``: a test holds the two equal). A line brought by ``lh sync`` that
-    merely carries the id of one whose summary the id is the hash of never displaces it (ADR 0059).
-    why here too: the index is not read at session start (its rule, read here from the same fields)."""
-    places: dict[str, list[int]] = {}
-    for k, rec in enumerate(recs):
-        places.setdefault(ids.of_record(rec, kind), []).append(k)
-    if len(places) == len(recs):
-        return recs  # why: the usual case, no id twice: nothing more is read
-    drop: set[int] = set()
-    for eid, at in places.items():
-        if len(at) > 1:
-            claims = [_claim(recs[k], kind, eid) for k in at]
-            kept = [k for k, claim in zip(at, claims, strict=True) if not (OWN in claims and claim == BROUGHT)]
-            drop.update(k for k in at if k != kept[-1])
-    return [rec for k, rec in enumerate(recs) if k not in drop]
-
-
-def _claim(rec: Record, kind: str, eid: str) -> int:
-    """``OWN``, ``KEPT`` or ``BROUGHT`` (``recall.index.sources.claim_of``): "sync from" in ``provenance.describe``."""
-    if ids.derives(eid, kind, ids.key_of(kind, rec.get("summary"))):
-        return OWN
-    via, theirs = rec.get("via"), rec.get("machine")
-    if isinstance(via, str) and via and isinstance(theirs, str) and theirs and theirs != provenance.here()[0]:
-        return BROUGHT
-    return BROUGHT if provenance.arrived(rec, kind) else KEPT
 
 
 def own_of(stats: dict) -> tuple[str, ...]:

@@ -32,10 +32,11 @@ if TYPE_CHECKING:
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
-VERSION = 7  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 8  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
+# why created: ranking's first pass dates a file renamed by hand, its name's date gone, by it (``day_of``)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
-         frontmatter.DAMAGED)
+         "created", frontmatter.DAMAGED)
 
 
 def read_head(path: str) -> dict | None:
@@ -184,10 +185,11 @@ def words(text: str) -> set[str]:
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
                    key: Key = None, legacy: Callable[[Record], bool] | None = None,
                    cross: str = state.AUTO) -> list[dict]:
-    """Active learnings, most relevant first: same origin, then the newer day (the date in the file
-    name, so that word overlap decides within a day), then more words in common with the project's
-    name and branch, then the newer time. With ``n``, only the first ``n`` (word overlap is computed
-    only for the :func:`contenders`). ``cross``: the ``[trust] cross_projects`` policy (memory/state.py)."""
+    """Active learnings, most relevant first: same origin, then the newer day (:func:`day_of`: the date
+    in the file name, else its ``created``; so that word overlap decides within a day), then more words
+    in common with the project's name and branch, then the newer time. With ``n``, only the first
+    ``n`` (word overlap is computed only for the :func:`contenders`). ``cross``: the ``[trust]
+    cross_projects`` policy (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
     for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross):
@@ -242,7 +244,9 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Ca
     places, best first, by the first pass: own, then the day."""
     active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy)
                                                                     and shown_here(h, key, project, cross)))]
-    coarse = sorted(((own(h, project, key), os.path.basename(h["path"])[:10]), k) for k, h in enumerate(active))
+    # why day_of, not the name's first ten characters: a file renamed by hand (``zebra-notes.md``) sorted
+    # after every date, so it ranked as the newest learning whatever its age
+    coarse = sorted(((own(h, project, key), day_of(h)), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
         coarse = [c for c in coarse if n > 0 and c[0] >= coarse[n - 1][0]]
