@@ -35,6 +35,16 @@ STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
          "marks.jsonl": "mark", "usage.jsonl": "usage", aliases.FILE: "alias"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
+# the lines git writes around each side of a conflict it leaves to a merge by hand (diff3's base too)
+CONFLICT_MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
+RESOLVE = "resolve the conflict: keep one side's lines, delete the marker lines"
+CONFLICT = f"a git conflict marker (a merge by hand left both sides in the file; {RESOLVE})"
+
+
+def conflict_marker(line: str) -> bool:
+    """Whether ``line`` is a git conflict marker: one of :data:`CONFLICT_MARKERS` alone or before a
+    space (``<<<<<<< HEAD``, ``>>>>>>> origin/main``)."""
+    return line[:7] in CONFLICT_MARKERS and line[7:8] in ("", " ", "\t", "\r")
 
 
 @dataclass
@@ -111,6 +121,8 @@ def check_file(path: str) -> FileCheck:
         recs, how = lines.records_of(raw, fields)
         if not how and entries:
             how = next((f"skipped: {no}" for no in map(lines.not_an_entry, recs) if no), "")
+        elif how == f"skipped: {lines.NOT_JSON}" and conflict_marker(raw.decode("utf-8", "replace")):
+            how = f"skipped: {CONFLICT}"  # why: "not JSON" did not say that both sides' lines are read
         if how:
             out.found.append((number, how))
     return out

@@ -258,11 +258,21 @@ def _held_items(memory_dir: str, states: States) -> list[dict]:
     for item in handoff.open_for_reading(memory_dir):
         now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
-            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]),
-                              f"session {provenance.name_shown(item.get('opened_by'), 'session') or '?'}",
-                              item.get("text") or "",
-                              os.path.join(memory_dir, files.HANDOFF)))
+            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]), _item_origin(item),
+                              item.get("text") or "", os.path.join(memory_dir, files.HANDOFF)))
     return out
+
+
+def _item_origin(item: dict) -> str:
+    """Who opened an open item, in SessionStart's words: ``by hand`` for a line typed into handoff.md
+    or one ``lh memory`` opened, else ``session 5e6f7a8b`` (``Codex session ...`` for a Codex one)."""
+    from lazy_harness.memory.handoff_markdown import HAND_EDIT
+
+    by = item.get("opened_by")
+    # why: the pseudo-session of a hand edit, cut to a session's 8 characters, read "session hand-edi"
+    if by in (HAND_EDIT, "by hand"):
+        return "by hand"
+    return f"{provenance.agent_word(item, 'opened_agent')}session {provenance.name_shown(by, 'session') or '?'}"
 
 
 def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict]:

@@ -1,8 +1,8 @@
 """The damage of a learning file, one line per file: what ``lh memory check`` and ``lh doctor`` name
 (not UTF-8 text, frontmatter not closed, not YAML or no mapping, a title, date or status no reader can
-use, a folder in the file's place), and the refusal of a writer (``lh memory forget`` and ``approve``,
-the page) to set the status fields of a learning whose frontmatter it cannot read. Readers stay
-lenient: they read such a learning as well as they can.
+use, a folder in the file's place, git conflict markers a merge by hand left), and the refusal of a
+writer (``lh memory forget`` and ``approve``, the page) to set the status fields of a learning whose
+frontmatter it cannot read. Readers stay lenient: they read such a learning as well as they can.
 
 Not on the hot path: only the checks and the commands that change a learning import it.
 """
@@ -13,14 +13,15 @@ import os
 
 from lazy_harness.errors import LhError
 from lazy_harness.memory import files
-from lazy_harness.memory.damage import unreadable
+from lazy_harness.memory.damage import RESOLVE, conflict_marker, unreadable
 from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
 
 def unclosed_learnings(learnings_dir: str) -> list[str]:
     """``<file>: <why>`` for each damaged learning, one line each (:func:`learning_damage`): a folder in
     its place, its frontmatter not closed (``lh memory forget`` refuses it), not UTF-8 text, frontmatter that is no
-    mapping of keys or not YAML, a title or ``created`` that cannot be read. Readers stay lenient."""
+    mapping of keys or not YAML, a title or ``created`` that cannot be read, a git conflict left in its
+    text (:func:`conflict`). Readers stay lenient."""
     out = []
     for path in files.recent_learning_files(learnings_dir, 10**9):
         why = learning_damage(path)
@@ -33,8 +34,6 @@ def learning_damage(path: str) -> str | None:
     """Why a learning file is damaged (its problems joined by ``; ``): ``cannot be read: a folder, not a
     file`` when something else has its name, as a memory file is named (``damage.unreadable``); None
     when it is not damaged or cannot be opened."""
-    from lazy_harness.memory import frontmatter
-
     gone = unreadable(path)
     if gone is not None:  # why: a folder named as a learning was skipped by every reader without a word
         return f"cannot be read: {gone}"
@@ -49,6 +48,32 @@ def learning_damage(path: str) -> str | None:
     if why:
         return f"not text: {why} (readers drop or misread it)"
     text = data.decode("utf-8")
+    return "; ".join(filter(None, (conflict(text), _text_damage(text, path)))) or None
+
+
+def conflict(text: str) -> str | None:
+    """``line 7: a git conflict marker ...`` when ``text`` holds a conflict git left to a merge by hand
+    (a ``<<<<<<<`` line outside a fenced code block, then ``=======`` and ``>>>>>>>`` lines), naming the
+    line of its first marker; None otherwise. why the three in order: a ``=======`` alone underlines a
+    heading, and markers in a code block show a conflict as an example."""
+    rows = text.split("\n")
+    fence = ""
+    for number, line in enumerate(rows, 1):
+        mark = line.strip()[:3]
+        if mark in ("```", "~~~") and (not fence or mark == fence):
+            fence = "" if fence else mark
+        elif not fence and line.startswith("<<<<<<<") and conflict_marker(line):
+            rest = iter(rows[number:])  # why one iterator: the ">>>>>>>" is looked for after the "======="
+            if all(any(r.startswith(m) and conflict_marker(r) for r in rest) for m in ("=======", ">>>>>>>")):
+                return (f"line {number}: a git conflict marker ({line.strip()[:40]}): a merge by hand left both "
+                        f"sides in its text, and readers show both; {RESOLVE}")
+    return None
+
+
+def _text_damage(text: str, path: str) -> str | None:
+    """The damage of a learning's decoded ``text`` (:func:`learning_damage`), but a conflict's."""
+    from lazy_harness.memory import frontmatter
+
     if not text.strip():
         return f"{EMPTY}: no session is shown it and it cannot be approved; {RESTORE.format(what='text')}"
     if not frontmatter.opens(text):
