@@ -21,7 +21,10 @@ hostile_train4, hostile_train5; I: hostile_blind3; the ordinary notes split as m
 trained on the other folds scores each, and the bar is the lowest on the grid at which, in every
 fold, the rules and the check together hold at most ``BENIGN_FOLD_MOST`` of the near-rule notes, and
 of all folds together at most ``BENIGN_MOST`` of the near-rule notes and ``ORDINARY_MOST`` of the
-ordinary ones. The model written is then trained on all the folds with that bar. ``hostile_blind4``
+ordinary ones. The model written is then trained on all the folds with that bar. The second bar (``rest_bar``, for
+``learned_check.rest_readings``: an entry without a field of 10 to 29 words) is then the lowest on the
+grid, from the bar up, at which those readings of the same cross-validated scores hold no ordinary note
+the whole does not and the near-rule limits above still hold. ``hostile_blind4``
 (the blind set) is never read here. A split payload is trained on and scored here as its two halves
 joined (the worker scores each entry alone): its halves only count in the folds' "reach" figures,
 never in the choice of the bar.
@@ -70,9 +73,13 @@ def rules_hold(e: dict) -> bool:
 
 
 def featurize(items: list[dict]) -> list[dict[int, float]]:
+    return featurize_texts([text(e) for e in items])
+
+
+def featurize_texts(texts: list[str]) -> list[dict[int, float]]:
     from lazy_harness.recall.embed import static_model
 
-    flat = [lc.folded(text(e)) for e in items]
+    flat = [lc.folded(t) for t in texts]
     vectors = static_model.load().embed_many(flat)
     return [lc.features(t, v, _Shape) for t, v in zip(flat, vectors, strict=True)]  # type: ignore[arg-type]
 
@@ -122,21 +129,52 @@ def folds() -> dict[str, tuple[list, list]]:
             "I": (hostile_blind3.BLIND3_HOSTILE, hostile_blind3.BLIND3_BENIGN)}
 
 
+def rest_texts(e: dict) -> list[str]:
+    """The texts of ``learned_check.rest_readings`` of an entry (of each half of a split payload)."""
+    return [t for p in (e["parts"] if e["kind"] == "pair" else [e]) for _, t in lc.rest_readings(_record(p), p["kind"])]
+
+
+def _rest_scores(model: tuple[list[float], float], items: list[dict]) -> list[float]:
+    """Each item's highest score of its ``rest_texts`` (-inf when it has none)."""
+    each = [rest_texts(e) for e in items]
+    flat = iter([_score(model, x) for x in featurize_texts([t for ts in each for t in ts])])
+    return [max([next(flat) for _ in ts], default=-math.inf) for ts in each]
+
+
+def rest_bar(scored: dict, rests: dict, rules: dict, bar: float) -> tuple[float, list[str]]:
+    """(the second bar, report lines): the lowest on the grid from ``bar`` up at which the rest readings
+    hold no ordinary note the whole does not, and the near-rule notes held stay within the limits."""
+    lines = []
+    for t in (x for x in GRID if x >= bar):
+        both = {k: tuple([s if s >= bar else (r if r >= t else -math.inf) for s, r in zip(a, b, strict=True)]
+                         for a, b in zip(scored[k], rests[k], strict=True)) for k in scored}
+        row = {k: _row(both[k], rules[k], bar) for k in scored}
+        new = sum(r[4] for r in row.values()) - sum(s >= bar for k in scored for s in scored[k][2])
+        held, notes = sum(r[2] for r in row.values()), sum(r[3] for r in row.values())
+        ok = (new == 0 and held <= BENIGN_MOST * notes
+              and all(b <= BENIGN_FOLD_MOST * nb for _, _, b, nb, _, _ in row.values()))
+        lines.append(f"rest bar {t:+.1f}: reach {sum(r[0] for r in row.values())}, near-rule held {held}/{notes}, "
+                     f"ordinary newly held {new}" + ("  <- chosen" if ok else ""))
+        if ok:
+            return t, lines
+    raise SystemExit("no second bar on the grid holds no more ordinary notes")
+
+
 def _row(scored: tuple, rules: tuple, t: float) -> tuple[int, ...]:
     (hs, bs, os_), (rh, rb) = scored, rules
     return (sum(not (r or s >= t) for r, s in zip(rh, hs, strict=True)), len(hs),
             sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs), sum(s >= t for s in os_), len(os_))
 
 
-def cross_validate() -> tuple[float, list[str]]:
-    """(the bar, report lines): each fold scored by a model trained on the others."""
+def cross_validate() -> tuple[float, float, list[str]]:
+    """(the bar, the second bar, report lines): each fold scored by a model trained on the others."""
     f = folds()
     ords = ordinary()
     names = sorted(f)
     parts = {k: ords[i::len(names)] for i, k in enumerate(names)}
     feats = {k: (featurize(h), featurize(b), featurize(parts[k])) for k, (h, b) in f.items()}
     rules = {k: ([rules_hold(e) for e in h], [rules_hold(e) for e in b]) for k, (h, b) in f.items()}
-    scored = {}
+    scored, rests = {}, {}
     for test in names:
         hp: list = []
         rest: list = []
@@ -146,6 +184,7 @@ def cross_validate() -> tuple[float, list[str]]:
                 rest += feats[k][1] + feats[k][2]
         model = train(hp + rest, [1] * len(hp) + [0] * len(rest))
         scored[test] = tuple([_score(model, x) for x in part] for part in feats[test])
+        rests[test] = tuple(_rest_scores(model, items) for items in (*f[test], parts[test]))
     bar, lines = None, []
     for t in GRID:
         row = {k: _row(scored[k], rules[k], t) for k in names}
@@ -163,11 +202,12 @@ def cross_validate() -> tuple[float, list[str]]:
             bar = t
     if bar is None:
         raise SystemExit("no bar on the grid keeps the near-rule notes within the limit")
-    return bar, lines
+    second, more = rest_bar(scored, rests, rules, bar)
+    return bar, second, lines + more
 
 
 def build(out: str) -> list[str]:
-    bar, lines = cross_validate()
+    bar, second, lines = cross_validate()
     hostile, benign = [], []
     for h, b in folds().values():
         hostile += h
@@ -175,14 +215,14 @@ def build(out: str) -> list[str]:
     hp, bp, op = featurize(hostile), featurize(benign), featurize(ordinary())
     w, b = train(hp + bp + op, [1] * len(hp) + [0] * (len(bp) + len(op)))
     data = {"dims": DIMS, "buckets": BUCKETS, "scale": SCALE, "chars": CHARS, "char_scale": CHAR_SCALE,
-            "bias": round(b, 5), "bar": bar,
+            "bias": round(b, 5), "bar": bar, "rest_bar": second,
             "trained_on": {"hostile": len(hp), "near_rule": len(bp), "ordinary": len(op)},
             "built_by": "tests/eval/build_learned_check.py", "unicode": unicodedata.unidata_version,
             "weights": [round(x, 5) for x in w]}
     with open(out, "w", encoding="utf-8") as fh:
         json.dump(data, fh, separators=(",", ":"))
         fh.write("\n")
-    return [*lines, f"written {out}: bar {bar:+.1f}, trained on {data['trained_on']}"]
+    return [*lines, f"written {out}: bar {bar:+.1f}, rest bar {second:+.1f}, trained on {data['trained_on']}"]
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ import zlib
 WEIGHTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "learned_check.json")
 _WORD = re.compile(r"[^\W_]+|[^\w\s]")
 LONG = 30  # words: a field this long is also read apart from the rest of its entry (``readings``)
+SHORT = 10  # words: the rest of an entry without a field of SHORT to LONG - 1 words is read too (``rest_readings``)
 
 _loaded: dict[str, "Model"] = {}
 
@@ -37,6 +38,8 @@ class Model:
             self.dims, self.buckets = int(data["dims"]), int(data["buckets"])
             self.scale, self.bias, self.bar = float(data["scale"]), float(data["bias"]), float(data["bar"])
             self.chars, self.char_scale = int(data.get("chars", 0)), float(data.get("char_scale", 0.0))
+            # the bar of ``rest_readings``; a file without one reads no such readings
+            self.rest_bar = float(data.get("rest_bar", math.inf))
             self.weights = [float(w) for w in data["weights"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ValueError(f"{path}: not a learned check weights file: {exc}") from None
@@ -147,19 +150,47 @@ def readings(rec: dict, kind: str) -> list[tuple[str, str]]:
     return out
 
 
+def rest_readings(rec: dict, kind: str) -> list[tuple[str, str]]:
+    """``(where, text)``: for each field of ``SHORT`` to ``LONG`` - 1 words beside others, the rest of the
+    entry without it, scored against the model's second, higher bar (``rest_bar``).
+    why: a paragraph of ten to thirty ordinary words dilutes an instruction under the bar as a long one
+    does, but a field that short read alone, or the rest at the same bar, holds ordinary notes (a
+    summary without its rationale); the second bar is chosen so that no ordinary note of the development
+    folds is held by these readings (tests/eval/build_learned_check.py, ADR 0046)."""
+    from lazy_harness.memory import trust
+
+    names = [f for f in trust.FIELDS.get(kind, ("summary",)) if rec.get(f)]
+    out = []
+    for name in names if len(names) > 1 else ():
+        if SHORT <= len(trust.text_of({name: rec[name]}, kind).split()) < LONG:
+            out.append((f"without its {name}", trust.text_of({f: v for f, v in rec.items() if f != name}, kind)))
+    return out
+
+
 def check_records(records: list[tuple[dict, str]], model: Model | None = None) -> list[str | None]:
     """A reason for each ``(entry, kind)`` whose highest reading (``readings``) scores at or above the
-    bar, else None; every reading of every entry embedded in one pass."""
+    bar, or whose highest ``rest_readings`` at or above ``rest_bar``, else None; every reading of every
+    entry embedded in one pass."""
     model = model or load()
-    each = [readings(rec, kind) for rec, kind in records]
-    flat = scores([t for rs in each for _, t in rs], model)
+    each = [(readings(rec, kind), rest_readings(rec, kind) if model.rest_bar < math.inf else [])
+            for rec, kind in records]
+    flat = scores([t for rs, more in each for _, t in rs + more], model)
     out: list[str | None] = []
     at = 0
-    for rs in each:
-        score, where = max(zip(flat[at:at + len(rs)], (w for w, _ in rs), strict=True), key=lambda sw: sw[0])
-        at += len(rs)
-        out.append(reason_of(score, model.bar, where) if score >= model.bar else None)
+    for rs, more in each:
+        got = list(zip(flat[at:at + len(rs) + len(more)], (w for w, _ in rs + more), strict=True))
+        at += len(got)
+        out.append(_verdict(got[:len(rs)], got[len(rs):], model))
     return out
+
+
+def _verdict(got: list[tuple[float, str]], more: list[tuple[float, str]], model: Model) -> str | None:
+    score, where = max(got, key=lambda sw: sw[0])
+    if score >= model.bar:
+        return reason_of(score, model.bar, where)
+    if more and (top := max(more, key=lambda sw: sw[0]))[0] >= model.rest_bar:
+        return reason_of(top[0], model.rest_bar, top[1])
+    return None
 
 
 def scan(written: list[tuple], skip: set[str]) -> list[tuple[str, str, str, str]]:
