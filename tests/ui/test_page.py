@@ -100,10 +100,13 @@ def test_the_picker_lists_this_folder_first_and_shows_another_project(chrome, se
 def test_light_and_dark_themes_follow_the_system(chrome, server, shots):
     open_page(chrome, server)
     background = "return getComputedStyle(document.body).backgroundColor"
-    light = chrome.execute_script(background)
+    # why wait: the page's sheet is a file of its own; on a busy machine its rules may not be applied yet
+    # when the list is there (seen as a transparent background), so wait for the colour to be set
+    unset = "rgba(0, 0, 0, 0)"
+    light = WebDriverWait(chrome, 30).until(lambda d: (c := d.execute_script(background)) != unset and c)
     chrome.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
-    dark = chrome.execute_script(background)
+    dark = WebDriverWait(chrome, 30).until(lambda d: (c := d.execute_script(background)) != light and c)
     assert light == "rgb(251, 251, 249)" and dark == "rgb(22, 24, 27)"
     shot(chrome, shots, "dark")
 
