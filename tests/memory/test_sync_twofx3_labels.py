@@ -42,6 +42,12 @@ def test_an_item_typed_into_handoff_md_is_held_as_by_hand_as_the_digest_says(app
     out = invoke("memory", "held", "--project", app)
     assert out.code == 0, out
     assert "hand-edi" not in out.out and "by hand" in out.out, out.out
+    assert "from by hand" not in out.out, out.out  # a phrase of its own, as the digest says it
+    from lazy_harness.ui import sections
+    from tests.ui.test_originfx_learning_origin import _view
+
+    page = sections.held_section(_view(os.path.dirname(app)))
+    assert "by hand" in page and "from by hand" not in page, page
 
 
 def test_an_item_a_session_opened_keeps_its_session_in_the_held_list(app):

@@ -238,7 +238,7 @@ def held(project: str | None) -> None:
     from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import approval, state
     from lazy_harness.memory import held_review
-    from lazy_harness.memory.fence import neutral
+    from lazy_harness.memory.fence import from_origin, neutral
 
     _, cfg, mdir, ldir, name = _where(project)
     found = held_review.listing(mdir, ldir, state.policy(cfg))
@@ -251,7 +251,8 @@ def held(project: str | None) -> None:
         click.echo(f"{len(held_)} held (not shown to sessions; lh memory approve ID releases one, lh memory forget "
                    "ID drops it):")
     for h in held_:
-        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  from {neutral(h['origin'], 120)}"))
+        origin = from_origin(neutral(h["origin"], 120))
+        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  {origin}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
         if h.get("crosses"):  # why: one approval releases the hold and lets it cross (ADR 0032)
             click.echo("      a general learning: approving it shows it in every project's sessions, not only here")
@@ -264,7 +265,8 @@ def held(project: str | None) -> None:
         reason = str(h.get("reason") or "")
         said = [w for w in (approval.NOT_HERE, state.CLAIMS_HAND, state.NAMES_NOBODY) if w in reason]
         why = f" ({'; '.join(said)})" if said else ""
-        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting{why}  from {neutral(h['origin'], 120)}"))
+        origin = from_origin(neutral(h["origin"], 120))
+        click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting{why}  {origin}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
 
 

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from lazy_harness.memory import provenance
+from lazy_harness.memory.fence import from_origin
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import entry_names, hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
 from lazy_harness.ui.markup import LIMIT, day_of, esc, forget_or_why, form, text, when_of
@@ -75,7 +77,8 @@ def handoff_section(v: View) -> str:
         actions = (v.act("close", "Close", "Close this item?", reason="closed in lh ui", item=item["id"])
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
         head = (f'{text(item["text"])} <span class="meta">opened '
-                f'{esc(when_of(item["opened"]))} {esc(by_whom(item["opened_by"]))}</span>')
+                f'{esc(when_of(item["opened"]))} {esc(provenance.item_described(item, by_whom(item["opened_by"])))}'
+                '</span>')
         if item["left_out"]:  # held: listed, as lh memory show lists it, with its tag
             head += f' <span class="badge">{esc(item["left_out"])}</span>'
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
@@ -315,8 +318,8 @@ def held_section(v: View) -> str:
         said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
         if h["state"] != state.HELD and approval.NOT_HERE in str(h.get("reason") or ""):
             said += f" ({approval.NOT_HERE})"  # why: an approval that is not this person's (ADR 0052)
-        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; from '
-                f'{esc(h["origin"])}</span>')
+        head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; '
+                f'{esc(from_origin(h["origin"]))}</span>')
         body = f'{text(h["text"], "p")}<p class="meta">{esc(h["file"])}</p>'
         question = ("Use this learning in every project?" if h["state"] != state.HELD or h.get("crosses")
                     else "Show this entry to sessions again?")  # why: a general one crosses once approved
