@@ -46,7 +46,7 @@ def test_an_item_typed_into_handoff_md_is_held_as_by_hand_as_the_digest_says(app
     from lazy_harness.ui import sections
     from tests.ui.test_originfx_learning_origin import _view
 
-    page = sections.held_section(_view(os.path.dirname(app)))
+    page = sections.held_section(_view(app))
     assert "by hand" in page and "from by hand" not in page, page
 
 
