@@ -21,7 +21,7 @@ from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.cli.memory_reading import echo, setting
 from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import files, frontmatter, handoff, ids
+from lazy_harness.memory import files, frontmatter, handoff, ids, provenance
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
@@ -233,7 +233,7 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
             echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
                  f"{_minute(item['closed'], '')} {handoff.by_whom(item['closed_by'])}"
                  f"{handoff.why_closed(item.get('reason'))}; opened {_minute(item['opened'], '?')} "
-                 f"{handoff.by_whom(item['opened_by'])})")
+                 f"{provenance.item_described(item, handoff.by_whom(item['opened_by']))})")
         _more("handoff", len(closed), len(shown))
 
 

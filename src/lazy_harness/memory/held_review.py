@@ -265,14 +265,15 @@ def _held_items(memory_dir: str, states: States) -> list[dict]:
 
 def _item_origin(item: dict) -> str:
     """Who opened an open item, in SessionStart's words: ``by hand`` for a line typed into handoff.md
-    or one ``lh memory`` opened, else ``session 5e6f7a8b`` (``Codex session ...`` for a Codex one)."""
+    or one ``lh memory`` opened, else ``session 5e6f7a8b`` (``Codex session ...`` for a Codex one); an
+    opening ``lh sync`` brought in says so (``provenance.item_described``)."""
     from lazy_harness.memory.handoff_markdown import HAND_EDIT
 
     by = item.get("opened_by")
     # why: the pseudo-session of a hand edit, cut to a session's 8 characters, read "session hand-edi"
-    if by in (HAND_EDIT, "by hand"):
-        return "by hand"
-    return f"{provenance.agent_word(item, 'opened_agent')}session {provenance.name_shown(by, 'session') or '?'}"
+    who = ("by hand" if by in (HAND_EDIT, "by hand") else
+           f"{provenance.agent_word(item, 'opened_agent')}session {provenance.name_shown(by, 'session') or '?'}")
+    return provenance.item_described(item, who)  # why: an opening sync brought in is no one's of this machine
 
 
 def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict]:

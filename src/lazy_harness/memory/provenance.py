@@ -354,6 +354,40 @@ def arrived(rec: dict, kind: str = "") -> bool:
         return False
 
 
+def opening_key(rec: dict) -> str:
+    """The key of one opening of a handoff item, ``<id>@<digest>``: an ``open`` record of handoff.jsonl
+    (``id``, ``ts``, ``session_id``, ``task_id``) or a folded item its opening gives (``id``,
+    ``opened``, ``opened_by``, ``opened_task``: memory/handoff_log.py ``fold``); "" without an id.
+    why the opening and not the id: an item's id is its text's, and the same item opened again by a
+    session here is this machine's own."""
+    from lazy_harness.memory import ids
+
+    hid = rec.get("id")
+    if not isinstance(hid, str) or not hid:
+        return ""
+    if "op" in rec:
+        fields = (rec.get("ts"), rec.get("session_id"), rec.get("task_id"))
+    else:
+        fields = (rec.get("opened"), rec.get("opened_by"), rec.get("opened_task"))
+    said = "\n".join(v if isinstance(v, str) else "" for v in fields)
+    return f"{hid}@{ids.bytes_digest(said.encode('utf-8', 'replace'), 8)}"
+
+
+def item_arrived(item: dict) -> bool:
+    """Whether the opening of the handoff item ``item`` (folded: ``opened``, ``opened_by``,
+    ``opened_task``) arrived through ``lh sync``: this machine's record names it (:func:`opening_key`).
+    why not its session field: ``hand-edit`` or a session id is text anyone with the remote can write."""
+    keys = _arrived_keys()[0]
+    return bool(keys) and opening_key(item) in keys
+
+
+def item_described(item: dict, what: str) -> str:
+    """``what`` (who opened the item, in the caller's words: ``by hand``, ``session 5e6f7a8b``), or, for
+    an opening that arrived through sync (:func:`item_arrived`), ``sync from a machine it does not
+    name: <what>``: an open record names no machine (ADR 0032, "how a line arrived")."""
+    return _synced(what, {}, "", "") if item_arrived(item) else what
+
+
 def agent_word(rec: dict, field: str = "agent") -> str:
     """``Codex `` for an entry a Codex CLI session wrote (its ``agent`` field), '' for Claude Code's: an
     entry without the field was written before a second agent was supported, by Claude Code."""

@@ -1,7 +1,8 @@
 """What a merge brings in from the remote, recorded on this machine before the merged files are
 written (``paths.synced_in_file``: one key a line, 0600, beside the queue, never synced): the ids of
 the decision and failure lines the merge adds to a project's ``decisions.jsonl``/``failures.jsonl``
-(a line whose bytes the file did not hold), and the place (``YYYY-MM/name.md``) of each learning file
+(a line whose bytes the file did not hold), the opening (``<id>@<digest>``: ``provenance.opening_key``)
+of each ``open`` record it adds to a ``handoff.jsonl``, and the place (``YYYY-MM/name.md``) of each learning file
 it adds or changes, and its ids for a reader that passes no path. A learning is matched by its place
 where the reader knows it: two files may carry one id (one title written on two machines on two
 days), and only the other machine's is the one that came in.
@@ -60,6 +61,22 @@ def line_keys(added: Iterable[bytes]) -> set[str]:
                 except (TypeError, ValueError):  # pragma: no cover - a summary no reader takes
                     pass
     return out
+
+
+def opening_keys(added: Iterable[bytes]) -> set[str]:
+    """The keys of the item openings among ``added`` (handoff.jsonl lines): each ``open`` record's
+    ``provenance.opening_key``, a damaged line read as the log's reader salvages it."""
+    from lazy_harness import jsonload
+    from lazy_harness.memory import handoff_log, provenance
+
+    out = set()
+    for line in added:
+        rec = jsonload.line_object(line)
+        if rec is None:
+            rec = handoff_log.salvage(line.decode("utf-8", "replace").strip())
+        if isinstance(rec, dict) and rec.get("op") == handoff_log.OPEN:
+            out.add(provenance.opening_key(rec))
+    return out - {""}
 
 
 def version_keys(line: bytes, kind: str) -> set[str]:
@@ -189,7 +206,7 @@ def merged_keys(data: str, stage: str, changes: list[tuple[str, str, str]], proj
     lined: dict[str, set[bytes]] = {}  # a JSONL file's path -> the lines the merge adds
     for path, _, new in changes:
         name = path.rsplit("/", 1)[-1]
-        if not new or not (name.endswith(".md") or name in (files.DECISIONS, files.FAILURES)):
+        if not new or not (name.endswith(".md") or name in (files.DECISIONS, files.FAILURES, files.HANDOFF_STATE)):
             continue
         merged, here = _read(os.path.join(stage, path)), _read(os.path.join(data, path))
         if merged is None or merged == here:
@@ -204,7 +221,10 @@ def merged_keys(data: str, stage: str, changes: list[tuple[str, str, str]], proj
     out = {k for path, (blob, text) in learned.items() if blob not in kept
            for k in learning_keys(text, os.path.join(data, path))}
     wrote = own_lines(data, sorted(lined), mine)
-    return out | line_keys(line for added in lined.values() for line in added if line not in wrote)
+    came = {path: {line for line in added if line not in wrote} for path, added in lined.items()}
+    handoffs = {path for path in came if path.rsplit("/", 1)[-1] == files.HANDOFF_STATE}
+    return (out | line_keys(line for path, added in came.items() if path not in handoffs for line in added)
+            | opening_keys(line for path in handoffs for line in came[path]))
 
 
 def record(keys: Iterable[str], env: Mapping[str, str] | None = None) -> None:

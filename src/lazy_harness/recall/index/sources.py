@@ -155,6 +155,7 @@ def _handoff_entry(item: dict, path: str, status: str) -> dict:
     agent = provenance.agent_word({"agent": text_of(item.get("opened_agent"))})
     shown = provenance.name_shown(by, "session")[:8]  # why: an opener's id is shown only as an id (ADR 0033)
     prov = "by hand" if by in ("hand-edit", "by hand") else f"{agent}session {shown}" if by else "unknown"
+    prov = provenance.item_described(item, prov)  # why: its opener is text the remote may write
     return {"id": item["id"], "kind": "handoff", "origin": "", "scope": "", "file": path, "line": 0,
             "prov": prov, "sess": by.strip(), "ts": text_of(item.get("opened"))[:40], "title": text,
             "body": "", "tags": tags_of({}, text), "detail": "", "cues": "", "status": status}

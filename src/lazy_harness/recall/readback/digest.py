@@ -60,6 +60,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
     who = provenance.name_shown(by, "session") or "?"  # why: an opener's id is shown only as an id (ADR 0033)
     origin = ("by hand" if by in (handoff_markdown.HAND_EDIT, "by hand")
               else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {who}", 80))
+    origin = provenance.item_described(item, origin)  # why: its opener is text the remote may write
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
