@@ -5,7 +5,9 @@ import click
 
 @click.command()
 @click.option("--status", "show_status", is_flag=True, help="Ahead, behind, last sync and last error; no network.")
-def sync(show_status: bool) -> None:
+@click.option("--accept-rewrite", is_flag=True,
+              help="The remote's history was rewritten by its owner: take it, keeping what this machine changed.")
+def sync(show_status: bool, accept_rewrite: bool) -> None:
     """Commit local memory, fetch, merge and push to [sync] remote."""
     import os
 
@@ -21,12 +23,15 @@ def sync(show_status: bool) -> None:
         click.echo(f"ahead:      {ahead} commit(s) not pushed; behind: {behind} (as of the last fetch)")
         click.echo(f"last sync:  {st['last_sync'] or 'never'}")
         click.echo(f"last error: {st['last_error'] or 'none'}")
+        if st["last_error"] and st["last_hint"]:
+            click.echo(f"what to do: {st['last_hint']}")
         for line in st["conflicts"]:
             click.echo(f"conflict:   {line}")
         if st["not_synced"]:
             click.echo(st["not_synced"])
         return
-    result = replication.run(cfg, os.environ, progress=lambda line: click.echo(line, err=True))
+    result = replication.run(cfg, os.environ, progress=lambda line: click.echo(line, err=True),
+                             accept_rewrite=accept_rewrite)
     parts = ["committed local changes" if result["committed"] else "nothing new to commit",
              f"{result['merged']} file(s) merged from the remote",
              "pushed" if result["pushed"] else "nothing pushed"]

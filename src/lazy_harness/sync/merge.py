@@ -8,8 +8,8 @@ import os
 
 from lazy_harness.sync.layout import _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
-from lazy_harness.sync.repo import (BRANCH, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch, _run_input,
-                                    need_merge_tree, one_line)
+from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
+                                    _run_input, need_merge_tree, one_line)
 from lazy_harness.sync.repo_setup import TOP, top_files
 from lazy_harness.sync.write_merged import _install
 
@@ -19,11 +19,13 @@ if TYPE_CHECKING:
 
 
 def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
-    """Fetch ``origin``. A round killed inside a fetch can leave the remote-tracking ref out of step
+    """Fetch ``origin``, pruning: a branch the remote no longer has (a remote re-created empty) leaves
+    no ``origin/main`` behind, which would read as the remote holding this machine's memory already.
+    A round killed inside a fetch can leave the remote-tracking ref out of step
     with git's own bookkeeping ("cannot lock ref", "bad object"); that ref is only a copy of the
     remote's, so it is dropped and fetched again. When that fetch fails too (no network, the remote
     gone), a ref that named a commit is put back: ``status`` counts ahead and behind against it."""
-    first = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    first = _git(data, "fetch", "-q", "--prune", "origin", check=False, env=env)
     if first.ok:
         return
     gitdir = os.path.join(data, ".git")
@@ -31,19 +33,59 @@ def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
     ref = f"refs/remotes/origin/{BRANCH}"
     known = _git(data, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}", check=False, env=env).stdout.strip()
     _git(data, "update-ref", "-d", ref, check=False, env=env)
-    again = _git(data, "fetch", "-q", "origin", check=False, env=env)
+    again = _git(data, "fetch", "-q", "--prune", "origin", check=False, env=env)
     if again.ok:
         return
     if known:
         _git(data, "update-ref", ref, known, "", check=False, env=env)
-    raise SyncError(f"could not fetch from the remote: git fetch failed: {again.describe()}", hint="lh sync --status")
+    url = _git(data, "remote", "get-url", "origin", check=False, env=env).stdout.strip()
+    raise SyncError(f"could not fetch from the remote: git fetch failed: {again.describe()}",
+                    hint=f"check the network and that [sync] remote {url} is reachable (lh config path shows "
+                         "the file); what was committed here waits for the next round")
+
+
+def known_remote(data: str, env: Mapping[str, str] | None = None) -> str:
+    """The last commit of the remote this clone merged or pushed (:data:`~lazy_harness.sync.repo.SEEN`;
+    before any round recorded it, ``origin/main`` as the last fetch left it), ``""`` when none."""
+    for ref in (SEEN, f"refs/remotes/origin/{BRANCH}"):
+        got = _git(data, "rev-parse", "-q", "--verify", f"{ref}^{{commit}}", check=False, env=env).stdout.strip()
+        if got:
+            return got
+    return ""
+
+
+def rewritten_from(data: str, known: str, env: Mapping[str, str] | None = None, accept: bool = False) -> str:
+    """``known`` (:func:`known_remote` before the fetch) when the fetched ``origin/main`` no longer
+    holds it: the remote's owner rewrote its history (a secret purged, say); ``""`` otherwise, and
+    when the remote has no branch (new or re-created empty: this machine's memory goes out). Unless
+    ``accept``, a rewritten history raises SyncError. why: a merge of it with ours would push back
+    everything the rewrite took out, and say only "pushed"."""
+    if not known or not _remote_has_branch(data, env):
+        return ""
+    theirs = _git(data, "rev-parse", f"origin/{BRANCH}^{{commit}}", env=env).stdout.strip()
+    if _is_ancestor(data, known, theirs, env):
+        return ""
+    if not accept:
+        raise SyncError(f"the history of the remote was rewritten: origin/{BRANCH} no longer holds {known[:12]}, "
+                        "the last commit of it this machine knew; nothing merged or pushed",
+                        hint="if its owner rewrote it on purpose (a secret purged), lh sync --accept-rewrite takes "
+                             "the new history and keeps what this machine changed since (docs/how/sync.md)")
+    return known
+
+
+def remember_remote(data: str, env: Mapping[str, str] | None = None) -> None:
+    """Record ``origin/main`` as the last commit of the remote this clone merged or pushed."""
+    if _remote_has_branch(data, env):
+        _git(data, "update-ref", SEEN, f"refs/remotes/origin/{BRANCH}", env=env)
 
 
 def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
-                 learnings: str = "knowledge/learnings") -> list[str]:
+                 learnings: str = "knowledge/learnings", rewritten: str = "") -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
     anything but memory is refused first (``layout._refuse_strangers``; ``projects`` and ``learnings``:
-    where this machine keeps them, relative to the data folder).
+    where this machine keeps them, relative to the data folder). ``rewritten``: the remote's commit
+    this clone last knew, when its owner rewrote the history since (:func:`rewritten_from`): what this
+    machine changed since then goes on top of the new history (:func:`_onto_rewritten`).
 
     why not ``git merge``: its checkout unlinks and recreates each file it changes, taking no lock the
     memory writers take, so a line appended meanwhile went to the unlinked file or was written over
@@ -55,10 +97,13 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     theirs = _git(data, "rev-parse", f"origin/{BRANCH}^{{commit}}", env=env).stdout.strip()
     # why before the check: nothing of a remote this machine holds already is merged, and memory it
     # pushed under a [memory] path it has since changed (and moved) must not be refused as another's
-    if before and _is_ancestor(data, theirs, before, env):
+    if before and not rewritten and _is_ancestor(data, theirs, before, env):
         return []
     _refuse_strangers(data, env, projects, learnings)
-    if not before or _is_ancestor(data, before, theirs, env):
+    if before and rewritten:
+        need_merge_tree(data, env)
+        commit = _onto_rewritten(data, before, theirs, rewritten, env, projects)
+    elif not before or _is_ancestor(data, before, theirs, env):
         commit = theirs  # a fast-forward, as ``git merge`` makes it
     else:
         need_merge_tree(data, env)
@@ -70,6 +115,23 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     _git(data, "update-ref", "-m", f"lh sync: merge origin/{BRANCH}", "HEAD", commit, before, env=env)
     _git(data, "reset", "-q", env=env)  # the index to the merge (the files are written already)
     return [path for path, _, _ in changes]
+
+
+def _onto_rewritten(data: str, ours: str, theirs: str, old: str, env: Mapping[str, str] | None,
+                    projects: str = "projects") -> str:
+    """A commit on top of ``theirs`` (the remote's rewritten history) of the three-way merge of ``ours``
+    and ``theirs`` from ``old`` (the remote's commit this clone last knew), with our merge drivers: what
+    this machine changed since ``old`` is kept, what the rewrite took out of ``old`` stays out.
+    why commits made for it: git 2.38's ``merge-tree`` takes the base from the history, which the
+    rewrite cut (an orphan commit shares none); one root commit of ``old``'s files with a commit of
+    each side's files on it gives the merge that base. They stay unreferenced (gc drops them)."""
+    def commit(tree: str, *parents: str, message: str = "lh sync: merge base of a rewritten remote") -> str:
+        args = [arg for p in parents for arg in ("-p", p)]
+        return _git(data, "commit-tree", tree, *args, "-m", message, env=env).stdout.strip()
+
+    root = commit(f"{old}^{{tree}}")
+    tree = _merged_tree(data, commit(f"{ours}^{{tree}}", root), commit(f"{theirs}^{{tree}}", root), env, projects)
+    return commit(tree, theirs, message=f"lh sync: this machine's memory on the rewritten origin/{BRANCH}")
 
 
 def _merged_tree(data: str, ours: str, theirs: str, env: Mapping[str, str] | None, projects: str = "projects") -> str:

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 BRANCH = "main"
+# the last commit of the remote this clone merged or pushed (sync/merge.py ``remember_remote``): a fetched
+# ``origin/main`` that no longer holds it is a history its owner rewrote
+SEEN = "refs/lh/remote-seen"
 GIT_TIMEOUT = 120.0
 
 

@@ -10,7 +10,7 @@ import shlex
 
 from lazy_harness import detach
 from lazy_harness.atomic import atomic_write, ensure_dir
-from lazy_harness.sync.repo import BRANCH, _git
+from lazy_harness.sync.repo import BRANCH, SEEN, _git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -111,4 +111,9 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None, pr
         _git(data, "remote", "add", "origin", remote, env=env)
     elif have.stdout.strip() != remote:
         _git(data, "remote", "set-url", "origin", remote, env=env)
+        # why: what the old remote held says nothing of the new one; kept, a new empty remote read as
+        # holding it already (nothing pushed) and one holding other memory as the old one rewritten.
+        # The first round with it joins as a machine's first round does.
+        for ref in (f"refs/remotes/origin/{BRANCH}", SEEN):
+            _git(data, "update-ref", "-d", ref, check=False, env=env)
 

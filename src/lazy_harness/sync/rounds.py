@@ -10,9 +10,9 @@ import time
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
-from lazy_harness.sync import arrivals, conflicts
+from lazy_harness.sync import arrivals, conflicts, forgotten
 from lazy_harness.sync.leftovers import repair
-from lazy_harness.sync.merge import _fetch, merge_remote
+from lazy_harness.sync.merge import _fetch, known_remote, merge_remote, remember_remote, rewritten_from
 from lazy_harness.sync.repo import BRANCH, SyncError, _git, _has_head, _remote_has_branch, gitdir_refusal, one_line
 from lazy_harness.sync.repo_setup import ensure_repo
 from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
@@ -210,26 +210,30 @@ class _Lock:
 
 
 def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = None, wait: bool = True,
-        push: bool = True, progress: Callable[[str], None] | None = None) -> dict:
+        push: bool = True, progress: Callable[[str], None] | None = None, accept_rewrite: bool = False) -> dict:
     """One sync round; returns what happened. Raises SyncError with the reason when it cannot; what
-    stopped a round, whatever it was, is its last error (one line, ``lh sync --status``). ``progress``
-    is given a line now and then while a long secret scan runs (scan._added_secrets)."""
+    stopped a round, whatever it was, is its last error (one line, ``lh sync --status``, with its hint).
+    ``progress`` is given a line now and then while a long secret scan runs (scan._added_secrets).
+    ``accept_rewrite``: a remote whose history its owner rewrote is taken as it now is, with what this
+    machine changed since it last knew the remote put on top (``merge._onto_rewritten``); without it
+    such a remote stops the round before anything is merged or pushed."""
     now = time.time() if now is None else now
     remote = configured_remote(cfg)
     if not remote:
         raise SyncError("no remote configured", hint="set [sync] remote in config.toml (lh config path)")
     data = check_layout(cfg, env)
     got: dict = {"committed": False, "changed": [], "incoming": set(), "pushed": False, "rewritten": False,
-                 "conflicts": [], "left_out": {}, "progress": progress}
+                 "conflicts": [], "left_out": {}, "progress": progress, "accept_rewrite": accept_rewrite}
     with _Lock(data, wait):
         try:
             summary = _round(cfg, env, data, remote, now, push, got)
         except Exception as exc:  # why: an OSError stopped rounds too, with "last error: none" shown
             said = exc.message if isinstance(exc, LhError) else f"{type(exc).__name__}: {exc}"
             _save_state(data, last_error=f"{logfile.stamp(now)} {one_line(said)}",
+                        last_hint=exc.hint if isinstance(exc, LhError) else None,
                         not_synced=left_out_line(got["left_out"]), **_with_kept(data, got))
             raise
-        _save_state(data, last_sync=logfile.stamp(now), last_error=None, remote=remote,
+        _save_state(data, last_sync=logfile.stamp(now), last_error=None, last_hint=None, remote=remote,
                     not_synced=summary["not_synced"], **_with_kept(data, got))
         return summary
 
@@ -283,19 +287,24 @@ def _where(cfg: Config, env: Mapping[str, str] | None, data: str) -> tuple[str, 
 def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple, push: bool,
              last: bool, got: dict) -> bool:
     """One fetch, merge and push of a round, adding to ``got``; whether the round is done."""
+    known = known_remote(data, env)
     _fetch(data, env)
+    rewritten = rewritten_from(data, known, env, got["accept_rewrite"])
     # why: the worker may write memory while the round runs (a fetch can take seconds): what it wrote
     # since the last commit is committed right before each merge, so the merge starts from it
     got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
     merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
     before = _head(data, env)
     try:
-        merged = merge_remote(data, merge_env, *_where(cfg, env, data))
+        merged = merge_remote(data, merge_env, *_where(cfg, env, data), rewritten=rewritten)
     except WrittenMeanwhile:
         if last:
             raise
         return False  # changed (not appended to) between that commit and the merge: commit it, merge again
+    remember_remote(data, env)
     got["changed"] += merged
+    if merged and before:  # a forget met an edit of its entry, which the merge keeps hidden: said
+        got["conflicts"] += forgotten.said(data, before, _remote_head(data, env), env)
     if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
         came = incoming_ids(data, before, _head(data, env), env)
         got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
@@ -321,6 +330,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     result = _git(data, "push", "-q", "origin", f"HEAD:refs/heads/{BRANCH}", check=False, env=env)
     if result.ok:
         got["pushed"] = True
+        remember_remote(data, env)  # why: the push moved origin/main; a rewrite of what it sent is one too
         return True
     if "rejected" not in result.stderr and "fetch first" not in result.stderr:
         raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
@@ -370,11 +380,12 @@ def auto_sync(cfg: Config, env: Mapping[str, str] | None = None, now: float | No
 
 
 def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
-    """ahead, behind (against the last fetch), last sync, last error, remote."""
+    """ahead, behind (against the last fetch), last sync, last error and its hint, remote."""
     data = paths.data_dir(env)
     state = read_state(data)
     out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
-           "last_error": state.get("last_error"), "ahead": None, "behind": None, "data": data,
+           "last_error": state.get("last_error"), "last_hint": state.get("last_hint"), "ahead": None,
+           "behind": None, "data": data,
            "conflicts": state.get("conflicts") or [], "not_synced": state.get("not_synced")}
     refused = gitdir_refusal(data)
     if refused:  # why before the look below: a .git that is a file is no folder, and would pass unsaid
