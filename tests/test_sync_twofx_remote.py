@@ -142,7 +142,7 @@ def test_lh_sync_accept_rewrite_is_an_option(two, tmp_path, monkeypatch):
     assert PURGED not in _summaries(b)
 
 
-def test_an_unreachable_remote_says_what_to_do(two):
+def test_an_unreachable_remote_says_what_to_do(two, monkeypatch, capsys):
     a, b = two
     _synced(a, b)
     remote = a.cfg["sync"]["remote"]
@@ -153,3 +153,10 @@ def test_an_unreachable_remote_says_what_to_do(two):
     assert remote in hint and "[sync] remote" in hint and "lh config path" in hint, hint
     assert "network" in hint and "next round" in hint, hint
     assert sync.status(a.cfg, a.env)["last_hint"] == hint
+    from lazy_harness.cli import doctor_memory, doctor_report
+
+    for k, v in a.env.items():
+        monkeypatch.setenv(k, v)
+    doctor_memory.check_sync(doctor_report.Report(), a.cfg)
+    line = capsys.readouterr().out
+    assert line.startswith("warn  sync:") and hint in line, line  # lh doctor says what to do, as lh sync did

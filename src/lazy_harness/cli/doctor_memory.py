@@ -153,6 +153,6 @@ def check_sync(r: Report, values: Config) -> None:
         return
     st = sync.status(values)
     if st["last_error"]:
-        r.line("warn", "sync", f"{remote}: {st['last_error']}", "lh sync --status")
+        r.line("warn", "sync", f"{remote}: {st['last_error']}", st.get("last_hint") or "lh sync --status")
     else:
         r.line("ok", "sync", f"{remote}: last sync {st['last_sync'] or 'never'}")
