@@ -305,6 +305,31 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
     return recs
 
 
+def without_items(text: str, opened: dict[str, str]) -> str:
+    """``text`` (a handoff.md) less the lines of the items ``opened`` (id -> text) as a render wrote them,
+    each with its note; every other line as it stands. For a rollback that took out the records of the
+    items a killed persist opened, in a handoff.md saved by hand since its render: read as an edit, such
+    a line was imported as the person's (ADR 0024 trusts by origin). An item line the person changed, or
+    wrote a line under, is theirs and kept."""
+    lines = text.split("\n")
+    out: list[str] = []
+    at = 0
+    while at < len(lines):
+        entry = _list_item(lines[at].removeprefix("\ufeff"))
+        end = at + 1
+        while end < len(lines) and lines[end][:1] in (" ", "\t") and lines[end].strip():
+            end += 1
+        if entry is not None:
+            hid, body = split_ref(entry.strip())
+            if (hid in opened and normalise(body) == normalise(opened[hid])
+                    and all(our_note(line) for line in lines[at + 1:end])):
+                at = end
+                continue
+        out.append(lines[at])
+        at += 1
+    return "\n".join(out)
+
+
 def _rendered_ids(memory_dir: str | None) -> list[str]:
     """The ids the last render of handoff.md listed (the cache every render writes); none when unknown."""
     if memory_dir is None:

@@ -15,13 +15,17 @@ each JSONL file before, the exact bytes the persist will append to it, and hando
 then any failure (a full disk, an I/O error, a kill) is rolled back by ``rollback``, at once by the
 writer that failed or, after a kill, by the next writer of the folder or the worker's start
 (``recover``): appended bytes cut off again (``ftruncate`` frees space, so it works on a full disk),
-learnings it created removed, handoff.md put back (only while it holds what the persist rendered:
-a hand edit saved since is the person's, imported by the next writer), a restore's journal run undone,
+learnings it created removed (one edited since is the person's: kept, and named in what the rollback
+returns, for the log), handoff.md put back (only while it holds what the persist rendered: a hand edit
+saved since is the person's, imported by the next writer, less the lines of the items the persist
+opened: their records are taken out, and read as an edit they passed for the person's), a restore's
+journal run undone,
 a record it promised removed (the checks the persist owes and the cursor's move: worker/owed.py, so
 they exist exactly when the persist committed). Rolling back is
 idempotent and the record stays until it has fully worked, so a rollback that itself failed is
 done again later. Bytes someone else appended after ours (never under the folder lock: only a
-writer that found our record left over) are kept: then only our own lines are taken out.
+writer that found our record left over) are kept, and so is a file a person saved since (an editor's
+rename, or a save in place): then only our own lines are taken out, wherever they stand.
 
 Machine-local (beside the queue, never synced); every writer of a memory folder that appends under
 its lock calls ``recover`` first, so no line of another writer is ever cut.
@@ -140,8 +144,8 @@ def _records(path: str) -> list[dict]:
     return out
 
 
-def _cut(path: str, info: dict) -> str | None:
-    """Take this persist's bytes out of ``path`` again; a problem line or None."""
+def _cut(path: str, info: dict) -> None:
+    """Take this persist's bytes out of ``path`` again."""
     ours = info["data"].encode("utf-8", "surrogateescape")
     size = max(int(info["size"]), 0)
     try:
@@ -150,43 +154,58 @@ def _cut(path: str, info: dict) -> str | None:
         return None
     try:
         st = os.fstat(fd)
-        if info["size"] >= 0 and st.st_ino != info["ino"]:
-            return f"{path}: replaced since the persist began; left as it is"
-        if st.st_size <= size:
-            return None
-        tail = os.pread(fd, st.st_size - size, size)
-        if ours.startswith(tail):
-            os.ftruncate(fd, size)  # why: frees space, so it works on the full disk that failed the persist
-            os.fsync(fd)
-            if info["size"] < 0 and size == 0:
-                os.unlink(path)  # the persist created it
-            return None
+        # why: a file saved since (an editor renames a temp over it, or rewrites it in place shorter) no
+        # longer has our bytes at our offset: only our lines are taken out, wherever they now stand
+        moved = (info["size"] >= 0 and st.st_ino != info["ino"]) or st.st_size < size
+        if not moved:
+            if st.st_size == size:
+                return None
+            tail = os.pread(fd, st.st_size - size, size)
+            if ours.startswith(tail):
+                os.ftruncate(fd, size)  # why: frees space, so it works on the full disk that failed the persist
+                os.fsync(fd)
+                if info["size"] < 0 and size == 0:
+                    os.unlink(path)  # the persist created it
+                return None
     finally:
         os.close(fd)
-    # why: someone appended after our bytes: keep theirs, take out only our whole lines and our torn end
     from lazy_harness.atomic import rewrite
 
     mine = [ln for ln in ours.split(b"\n") if ln]
-
-    def change(data: bytes) -> bytes:
-        rest = data[size:].split(b"\n")
-        whole, torn = rest[:-1], rest[-1]
-        keep, left = [], list(mine)
-        for line in whole:
-            if line in left:
-                left.remove(line)
-            elif line:
-                keep.append(line + b"\n")
-        if torn and not any(m.startswith(torn) for m in mine):
-            keep.append(torn)
-        return data[:size] + b"".join(keep)
-
-    rewrite(path, change)
+    start = 0 if moved else size
+    rewrite(path, lambda data: data[:start] + _without_lines(data[start:], mine))
     return None
 
 
+def _without_lines(data: bytes, mine: list[bytes]) -> bytes:
+    """``data`` less each of the lines ``mine`` once (the last copy: ours were appended) and less a torn
+    start of one of them (a line that is no record and that one of ours begins with); every other line
+    is kept as it stands. why: someone appended after our bytes, or saved the file since: theirs stay."""
+    lines = data.split(b"\n")
+    whole, torn = lines[:-1], lines[-1]
+    drop, left = set(), list(mine)
+    for at in range(len(whole) - 1, -1, -1):
+        if whole[at] in left:
+            left.remove(whole[at])
+            drop.add(at)
+    for at, line in enumerate(whole):
+        if at not in drop and line and _torn_start(line, left):
+            drop.add(at)
+            break
+    keep = [line + b"\n" for at, line in enumerate(whole) if at not in drop and line]
+    if torn and not _torn_start(torn, mine):
+        keep.append(torn)
+    return b"".join(keep)
+
+
+def _torn_start(line: bytes, mine: list[bytes]) -> bool:
+    """Whether ``line`` is the start of one of ``mine`` cut by a kill (a whole record never is)."""
+    return any(m.startswith(line) and m != line for m in mine) and jsonload.line_object(line) is None
+
+
 def rollback_file(path: str, env: Env | None = None) -> list[str]:
-    """Roll back the persist recorded in ``path``; returns problems (the record stays when one remains)."""
+    """Roll back the persist recorded in ``path`` (the record stays when a step raises, for the next try);
+    returns a line for each learning it created that was kept because it was edited since."""
     try:
         recs = _records(path)
     except FileNotFoundError:
@@ -194,7 +213,7 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
     if not recs or "appends" not in recs[0]:
         os.unlink(path)  # a record whose head never reached the disk: nothing was written after it
         return []
-    head, problems = recs[0], []
+    head, kept = recs[0], []
     memory_dir = head.get("memory_dir", "")
     for rec in reversed(recs[1:]):
         if rec.get("journal"):
@@ -215,33 +234,56 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
                     from lazy_harness.memory.files import unlink_created
 
                     unlink_created(rec["created"])
+                else:  # why: the person's now; named, as the task's re-run may write its learning again
+                    kept.append(f"{rec['created']}: a learning the persist created, edited since; kept")
             except FileNotFoundError:
                 pass
     for target, info in head["appends"].items():
-        problem = _cut(target, info)
-        if problem:
-            problems.append(problem)
+        _cut(target, info)
     if "handoff_md" in head:
-        from lazy_harness.memory import files
+        _handoff_back(head, recs, memory_dir)
+    os.unlink(path)
+    return kept
 
-        md = os.path.join(memory_dir, files.HANDOFF)
-        before = None if head["handoff_md"] is None else head["handoff_md"].encode("utf-8", "surrogateescape")
-        now = read_bytes(md)
-        ours = {rec["handoff_md_sha"] for rec in recs[1:] if rec.get("handoff_md_sha")}
-        # why: only over what this persist wrote: a hand edit saved since (after a kill, before the next
-        # writer) is the person's, and the next writer imports it
-        if now != before and now is not None and sha(now) in ours:
-            if before is None:
-                os.unlink(md)
-            else:
-                atomic_write(md, before)
+
+def _handoff_back(head: dict, recs: list[dict], memory_dir: str) -> None:
+    """handoff.md as it was before the persist: put back while it holds what the persist rendered; saved
+    by hand since (after a kill, before the next writer), the person's file is kept, less the lines of
+    the items the persist opened (their records are taken out), and the next writer imports the edit."""
+    from lazy_harness.atomic import FileChanged, file_key
+    from lazy_harness.memory import files, handoff_log, handoff_markdown
+
+    md = os.path.join(memory_dir, files.HANDOFF)
+    before = None if head["handoff_md"] is None else head["handoff_md"].encode("utf-8", "surrogateescape")
+    key = file_key(md)
+    now = read_bytes(md)
+    ours = {rec["handoff_md_sha"] for rec in recs[1:] if rec.get("handoff_md_sha")}
+    if now != before and now is not None and sha(now) in ours:
+        if before is None:
+            os.unlink(md)
+        else:
+            atomic_write(md, before)
+    elif now != before and now is not None:
+        log = head["appends"].get(os.path.join(memory_dir, handoff_log.STATE)) or {}
+        opened = {}
+        for line in str(log.get("data") or "").split("\n"):
+            rec = jsonload.line_object(line)
+            if rec is not None and rec.get("op") == handoff_log.OPEN and isinstance(rec.get("text"), str):
+                opened[str(rec.get("id"))] = rec["text"]
         try:
-            os.unlink(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE))
-        except FileNotFoundError:
-            pass
-    if not problems:
-        os.unlink(path)
-    return problems
+            text = now.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None  # why: damaged, not an edit: the next writer keeps a copy and renders it again
+        kept = text if text is None or not opened else handoff_markdown.without_items(text, opened)
+        if kept is not None and kept != text:
+            try:
+                atomic_write(md, kept, unchanged=key)
+            except FileChanged:
+                pass  # why: saved again just now; the person's newer file is left as it is
+    try:
+        os.unlink(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE))
+    except FileNotFoundError:
+        pass
 
 
 def _unpromise(path: str, env: Env | None) -> None:
