@@ -7,6 +7,8 @@ import json
 import os
 import sys
 
+import pytest
+
 from lazy_harness import paths
 from lazy_harness.memory import files, handoff, intent, store
 from tests.memory.test_store import META, NOW, answer
@@ -17,6 +19,8 @@ META_B = dict(META, session_id="sess-B", task_id="1760000000000000001-bbbb")
 
 PERSIST_B = """
 import sys
+
+import pytest
 from lazy_harness.memory import store
 from tests.memory.test_store import META, NOW, answer
 from tests.support import crashpoint
@@ -142,3 +146,27 @@ def test_a_rollback_takes_our_lines_out_of_a_file_shortened_in_place_since(tmp_p
     assert log.rollback() == []
     with open(path, encoding="utf-8") as fh:
         assert fh.read() == old[1] + "\n"
+
+
+@pytest.mark.parametrize("new", ["Use a Maildir q A", "Use a Maildir queue A, longer", "Use a Maildir queue A!"])
+def test_a_save_in_place_shorter_or_longer_than_our_lines_loses_only_them(tmp_path, new):
+    # why: a save in place (nano) that shortens the file by less than the persist appended passed as
+    # "not moved": the start of the killed run's first line was glued to the rest and kept
+    from lazy_harness.memory import intent
+
+    def ready(mdir, _):
+        path = os.path.join(mdir, files.DECISIONS)
+        return os.path.exists(path) and "Spawn the worker detached B" in open(path, encoding="utf-8").read()
+
+    mdir, _ = _killed_when(tmp_path, ready)
+    path = os.path.join(mdir, files.DECISIONS)
+    ino = os.stat(path).st_ino
+    with open(path, "r+", encoding="utf-8") as fh:
+        text = fh.read()
+        fh.seek(0)
+        fh.write(text.replace("Use a Maildir queue A", new))
+        fh.truncate()
+    assert os.stat(path).st_ino == ino
+    intent.recover_all()
+    assert _summaries(path) == [new, "Spawn the worker detached A"]
+    assert not _unfinished()

@@ -167,6 +167,9 @@ def _cut(path: str, info: dict) -> None:
                 if info["size"] < 0 and size == 0:
                     os.unlink(path)  # the persist created it
                 return None
+            # why: our bytes no longer start at our offset (a save in place shortened or lengthened the
+            # file by other than what we appended): ours are taken out wherever they now stand
+            moved = not tail.startswith(ours)
     finally:
         os.close(fd)
     from lazy_harness.atomic import rewrite
