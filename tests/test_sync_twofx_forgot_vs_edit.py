@@ -67,3 +67,24 @@ def test_a_forget_and_an_edit_of_different_entries_say_nothing(tmp_path):
     for m in (a, b, a, b):
         said += m.sync()["conflicts"]
     assert said == []
+
+
+def test_a_failure_typed_by_hand_without_id_forgotten_and_edited_is_said(tmp_path):
+    # why: a line with neither ``id`` nor ``type`` has its file's kind: in failures.jsonl a failure's id
+    from lazy_harness.memory import ids
+
+    a, b, _ = _setup(tmp_path)
+    summary = "The socket test fails when the port is reused"
+    with open(a.mdir / "failures.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"summary": summary, "root_cause": "port reuse"}) + "\n")
+    a.sync()
+    b.sync()
+    fid = ids.entry_id("failure", summary)
+    run = by_hand.forget(str(a.mdir), paths.learnings_dir(None, a.env), "demo", fid, "stale", NOW + 1)
+    assert run
+    path = b.mdir / "failures.jsonl"
+    path.write_text(path.read_text().replace('"port reuse"', '"port reuse by a stale server"'))
+    said = []
+    for m in (a, b, a, b):
+        said += m.sync()["conflicts"]
+    assert len(said) == 1 and fid in said[0] and f"lh memory undo {run}" in said[0], said

@@ -53,8 +53,9 @@ def _found(data: str, ours: str, theirs: str, env: Mapping[str, str] | None) -> 
             for was in _forgets(_show(data, base, f"{folder}/{MARKS}" if folder else MARKS, env)):
                 forgets.pop(was, None)
             for rel in files if forgets else ():
-                out += _said_of(data, rel, forgets, _lines(_show(data, base, rel, env)),
-                                _lines(_show(data, edited, rel, env)))
+                kind = "failure" if os.path.basename(rel) == ENTRIES[1] else "decision"
+                out += _said_of(data, rel, forgets, _lines(_show(data, base, rel, env), kind),
+                                _lines(_show(data, edited, rel, env), kind))
     return out
 
 
@@ -91,13 +92,14 @@ def _forgets(text: str) -> dict[str, str]:
     return out
 
 
-def _lines(text: str) -> dict[str, str]:
-    """The line of each decision or failure id in a JSONL text (its first)."""
+def _lines(text: str, kind: str) -> dict[str, str]:
+    """The line of each id in a JSONL text of ``kind`` (decision or failure; its first). why the kind: a
+    line typed by hand without ``id`` or ``type`` in failures.jsonl has a failure's id, not a decision's."""
     from lazy_harness.memory import ids
 
     out: dict[str, str] = {}
     for line in text.split("\n"):
         rec = jsonload.line_object(line) if line.strip() else None
         if rec is not None and "op" not in rec and isinstance(rec.get("summary"), str):
-            out.setdefault(ids.of_record(rec), line.strip())
+            out.setdefault(ids.of_record(rec, kind), line.strip())
     return out
