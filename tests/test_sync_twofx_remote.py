@@ -160,3 +160,13 @@ def test_an_unreachable_remote_says_what_to_do(two, monkeypatch, capsys):
     doctor_memory.check_sync(doctor_report.Report(), a.cfg)
     line = capsys.readouterr().out
     assert line.startswith("warn  sync:") and hint in line, line  # lh doctor says what to do, as lh sync did
+
+
+def test_the_hint_names_a_remote_without_the_token_in_its_url():
+    from lazy_harness.sync import merge
+
+    assert merge.shown_url("https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/mem.git") == \
+        "https://***@github.com/me/mem.git"
+    assert merge.shown_url("https://me:s3cret@git.example/mem.git") == "https://***@git.example/mem.git"
+    for plain in ("git@github.com:me/mem.git", "/srv/mem.git", "https://github.com/me/mem.git"):
+        assert merge.shown_url(plain) == plain

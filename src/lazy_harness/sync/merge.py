@@ -38,10 +38,25 @@ def _fetch(data: str, env: Mapping[str, str] | None = None) -> None:
         return
     if known:
         _git(data, "update-ref", ref, known, "", check=False, env=env)
-    url = _git(data, "remote", "get-url", "origin", check=False, env=env).stdout.strip()
+    url = shown_url(_git(data, "remote", "get-url", "origin", check=False, env=env).stdout.strip())
     raise SyncError(f"could not fetch from the remote: git fetch failed: {again.describe()}",
                     hint=f"check the network and that [sync] remote {url} is reachable (lh config path shows "
                          "the file); what was committed here waits for the next round")
+
+
+def shown_url(url: str) -> str:
+    """A remote's URL as a hint shows it: a user or token before ``@`` in a URL with a scheme
+    (``https://ghp_...@host/...``) left out. why: the hint is kept in the state file and shown by
+    ``lh doctor``, where a token does not belong."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if not parts.scheme or "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]).geturl()
 
 
 def known_remote(data: str, env: Mapping[str, str] | None = None) -> str:
