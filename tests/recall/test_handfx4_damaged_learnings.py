@@ -9,23 +9,14 @@ from lazy_harness.memory import fence, files, frontmatter
 from lazy_harness.recall.index import sources
 from tests.cli.lhrun import invoke
 from tests.hooks.test_trust import ask, cross_projects, start
-from tests.memory.test_frontmatter_duplicates import PHRASE, TITLE, learning_file, two_projects
+from tests.memory.test_frontmatter_duplicates import PHRASE, TITLE
+from tests.memory.test_handfx_learning_files import _write, alpha_gamma  # noqa: F401 (a fixture)
 
 BODY = f"# {TITLE}\n\nQueries on invoices must name the month partition.\n"
 NAMED = "the invoices table partitioned by month"  # the words of the file's name
 
 
-def _write(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-
-
-@pytest.fixture
-def alpha_gamma(tmp_path):
-    return (*two_projects(tmp_path), learning_file())
-
-
-def test_show_prompt_gives_the_damaged_state_not_an_approval(alpha_gamma):
+def test_show_prompt_gives_the_damaged_state_not_an_approval(alpha_gamma):  # noqa: F811
     _, gamma, path = alpha_gamma
     _write(path, BODY)
     out = invoke("memory", "show", "--project", gamma, "--prompt", NAMED).out
@@ -34,7 +25,7 @@ def test_show_prompt_gives_the_damaged_state_not_an_approval(alpha_gamma):
 
 
 @pytest.mark.parametrize("text", ["", "\n  \n", "\ufeff"])
-def test_an_empty_learning_file_is_no_candidate(alpha_gamma, text):
+def test_an_empty_learning_file_is_no_candidate(alpha_gamma, text):  # noqa: F811
     alpha, gamma, path = alpha_gamma
     _write(path, text)
     cross_projects("auto")  # why: there a learning of no project crosses unasked, and none waits
@@ -46,7 +37,7 @@ def test_an_empty_learning_file_is_no_candidate(alpha_gamma, text):
     assert sources.read_learning(path) is None
 
 
-def test_a_learning_without_frontmatter_is_shown_by_prompts_where_sessionstart_shows_it(alpha_gamma):
+def test_a_learning_without_frontmatter_is_shown_by_prompts_where_sessionstart_shows_it(alpha_gamma):  # noqa: F811
     _, gamma, path = alpha_gamma
     _write(path, BODY)
     assert PHRASE not in start(gamma)[0] and PHRASE not in ask(gamma, NAMED)
@@ -54,7 +45,7 @@ def test_a_learning_without_frontmatter_is_shown_by_prompts_where_sessionstart_s
     assert PHRASE in start(gamma)[0] and PHRASE in ask(gamma, NAMED)
 
 
-def test_a_renamed_learning_is_dated_by_its_created(alpha_gamma):
+def test_a_renamed_learning_is_dated_by_its_created(alpha_gamma):  # noqa: F811
     alpha, _, path = alpha_gamma
     with open(path, encoding="utf-8") as fh:
         created = str(frontmatter.parse_frontmatter(fh.read())[0]["created"])
@@ -65,7 +56,7 @@ def test_a_renamed_learning_is_dated_by_its_created(alpha_gamma):
     assert f", {day}, " in line and "undated" not in line, line
 
 
-def test_show_and_the_page_date_a_renamed_learning_as_sessionstart_does(alpha_gamma):
+def test_show_and_the_page_date_a_renamed_learning_as_sessionstart_does(alpha_gamma):  # noqa: F811
     from lazy_harness import config
     from lazy_harness.ui import memory_lists, reading
 
@@ -83,7 +74,7 @@ def test_show_and_the_page_date_a_renamed_learning_as_sessionstart_does(alpha_ga
     assert [m["day"] for m in own + general if m.get("title") == TITLE] == [day]
 
 
-def test_a_date_in_the_name_still_comes_first(alpha_gamma):
+def test_a_date_in_the_name_still_comes_first(alpha_gamma):  # noqa: F811
     alpha, _, path = alpha_gamma
     os.rename(path, os.path.join(os.path.dirname(path), "2020-01-02-invoices-notes.md"))
     [line] = [ln for ln in start(alpha)[0].splitlines() if PHRASE in ln]
