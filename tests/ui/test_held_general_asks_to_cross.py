@@ -18,7 +18,8 @@ def _row(html: str, eid: str) -> str:
     return row
 
 
-def test_approve_on_a_held_general_learning_asks_about_every_project(seeded):
+def _held_pair(seeded) -> tuple[str, str]:
+    """A held learning of general scope and a held one of this project's, written by this project."""
     key = os.path.basename(seeded.mdir)
     general = ms.write_learning(seeded.ldir, "Setup for every project", "proj", NOW, slug="poison-general",
                                 learning=POISON, project_folder=key, scope="general", status="held",
@@ -26,6 +27,11 @@ def test_approve_on_a_held_general_learning_asks_about_every_project(seeded):
     local = ms.write_learning(seeded.ldir, "Setup for this project", "proj", NOW, slug="poison-local",
                               learning=POISON + " Here only.", project_folder=key, scope="project", status="held",
                               deprecated_reason="held: reads as an instruction")
+    return general, local
+
+
+def test_approve_on_a_held_general_learning_asks_about_every_project(seeded):
+    general, local = _held_pair(seeded)
     page = sections.held_section(_view(seeded.root))
     gid, lid = (ids.of_learning(held.learning_text(p)[0], path=p) for p in (general, local))
     assert "Use this learning in every project?" in _row(page, gid)
@@ -35,13 +41,7 @@ def test_approve_on_a_held_general_learning_asks_about_every_project(seeded):
 def test_forget_on_a_held_learning_asks_what_forget_does(seeded):
     # why: a general learning is one file every project reads: forgetting it from this page forgets it in
     # every project, as a waiting one of another project; a project-scoped one is this project's alone
-    key = os.path.basename(seeded.mdir)
-    general = ms.write_learning(seeded.ldir, "Setup for every project", "proj", NOW, slug="poison-general",
-                                learning=POISON, project_folder=key, scope="general", status="held",
-                                deprecated_reason="held: reads as an instruction")
-    local = ms.write_learning(seeded.ldir, "Setup for this project", "proj", NOW, slug="poison-local",
-                              learning=POISON + " Here only.", project_folder=key, scope="project", status="held",
-                              deprecated_reason="held: reads as an instruction")
+    general, local = _held_pair(seeded)
     waiting = ms.write_learning(seeded.ldir, "Traps need set -E to reach functions", "other", NOW,
                                 slug="waiting", scope="general")
     page = sections.held_section(_view(seeded.root))
