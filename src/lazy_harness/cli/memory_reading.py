@@ -1,5 +1,6 @@
-"""What every reading command of ``lh memory`` (cli/memory.py, cli/memory_show.py) shares: how it finds
-a project's memory (:func:`setting`) and how it prints what memory files hold (:func:`echo`).
+"""What every reading command of ``lh memory`` (cli/memory.py, cli/memory_show.py, cli/memory_prompt.py)
+shares: how it finds a project's memory (:func:`setting`), how it prints what memory files hold
+(:func:`echo`), and the text a session of each agent receives at its start (:func:`digest_for`).
 
 Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed through
 ``logfile.terminal_safe`` (an escape sequence is shown as ``\\u001b...``, not run by the terminal);
@@ -12,6 +13,7 @@ import os
 
 import click
 
+from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.recall import search as search_core
 
@@ -28,3 +30,27 @@ def echo(text: str, keep: str = "\t", err: bool = False) -> None:
 def setting(project: str | None) -> tuple[str, Config, str, str]:
     """(folder, config, memory folder, learnings folder); old files in Claude Code's folder are moved first."""
     return search_core.place(project, os.environ, echo)
+
+
+AGENTS = {CLAUDE: "Claude Code", CODEX: "Codex CLI"}  # --agent, as lh hooks install --agent names them
+
+
+def digest_for(agent: str, cwd: str, cfg: Config, now: float, source: str) -> tuple[str | None, dict, str]:
+    """(the SessionStart text, its stats, hooks.log's words on the fitting): Claude Code's digest, or a
+    Codex CLI session's, fitted as its hook fits it (``readback.codex_fit``)."""
+    from lazy_harness.recall.readback import codex_fit as fitting
+    from lazy_harness.recall.readback import digest as recall
+
+    text, stats = recall.digest(cwd, cfg, os.environ, now, source, trouble=_trouble)
+    if agent != CODEX:
+        return text, stats, ""
+    text, fitted_stats, fitted = fitting.codex_fit(cwd, cfg, os.environ, now, source, text, stats, trouble=_trouble)
+    return text, fitted_stats or stats, fitted
+
+
+def _trouble() -> tuple[int, str | None]:
+    """What the read-back asks of the queue, as SessionStart asks it (``queue.distill_trouble``)."""
+    from lazy_harness import queue
+    from lazy_harness.memory import files
+
+    return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)

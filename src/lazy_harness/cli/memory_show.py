@@ -18,7 +18,7 @@ import time
 import click
 
 from lazy_harness import CLAUDE, CODEX, paths
-from lazy_harness.cli.memory_reading import echo, setting
+from lazy_harness.cli.memory_reading import AGENTS, digest_for, echo, setting
 from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line
 from lazy_harness.memory import files, frontmatter, handoff, ids, provenance
@@ -96,7 +96,6 @@ def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None =
     return learnings.once_each(out)  # why its rule, not a copy: show lists what SessionStart shows
 
 
-AGENTS = {CLAUDE: "Claude Code", CODEX: "Codex CLI"}  # --agent, as lh hooks install --agent names them
 SECTIONS = ("context", "handoff", "decisions", "failures", "learnings")  # in the order show prints them
 LIMIT = 50  # entries per section show prints unless --limit or --all says otherwise
 
@@ -132,7 +131,9 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
         raise click.UsageError("--all goes without --limit (--all is --limit 0)")
     cwd, cfg, mdir, ldir = setting(project)
     if prompt is not None:
-        _show_prompt(prompt, cwd, cfg, session, agent)
+        from lazy_harness.cli.memory_prompt import show_prompt
+
+        show_prompt(prompt, cwd, cfg, session, agent)
         return
     if session is not None:
         raise click.UsageError("--session goes with --prompt")
@@ -173,23 +174,6 @@ def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent
         return
     echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
          keep="\n\t")
-
-
-def digest_for(agent: str, cwd: str, cfg: Config, now: float, source: str) -> tuple[str | None, dict, str]:
-    """(the SessionStart text, its stats, hooks.log's words on the fitting): Claude Code's digest, or a
-    Codex CLI session's, fitted as its hook fits it (``readback.codex_fit``)."""
-    text, stats = recall.digest(cwd, cfg, os.environ, now, source, trouble=_trouble)
-    if agent != CODEX:
-        return text, stats, ""
-    text, fitted_stats, fitted = fitting.codex_fit(cwd, cfg, os.environ, now, source, text, stats, trouble=_trouble)
-    return text, fitted_stats or stats, fitted
-
-
-def _trouble() -> tuple[int, str | None]:
-    """What the read-back asks of the queue, as SessionStart asks it (``queue.distill_trouble``)."""
-    from lazy_harness import queue
-
-    return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
 
 
 def _newest(items: list, cut: int, oldest_first: bool) -> list:
@@ -327,78 +311,6 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
     for where in damaged:  # why: as a damaged decision line is named (_say_skipped), not left out without a word
         echo(f"lh: {where}: not listed above (whose it is cannot be read); lh memory check names every damaged "
              "learning", err=True)
-
-
-def _show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: str | None) -> None:
-    """``session``: a whole session id or a unique prefix of one this machine knows (its recall state,
-    or its transcript); else one line on stderr and exit 2. ``agent``: whose session (``--agent``);
-    a session's transcript says whose it is, and an ``agent`` that says otherwise is refused (exit 2)."""
-    from lazy_harness.atomic import held
-    from lazy_harness.cli import sessions
-    from lazy_harness.recall.index import writer
-    from lazy_harness.recall.prompt import explain
-    from lazy_harness.recall.prompt import recall as recall_prompt
-
-    transcript = capped = ""
-    if session is not None:
-        session, wrong = sessions.resolve(session, os.environ)
-        if wrong:
-            echo(f"lh: --session: {wrong}", err=True)
-            click.get_current_context().exit(2)
-        transcript = next(iter(sessions.match_sessions(session, os.environ)), "")
-    if transcript:
-        theirs = CODEX if sessions.is_rollout(transcript) else CLAUDE
-        if agent not in (None, theirs):
-            echo(f"lh: --agent {agent}: session {session} is a {AGENTS[theirs]} session", err=True)
-            click.get_current_context().exit(2)
-        agent = theirs
-    agent = agent or CLAUDE
-    if agent == CODEX:  # why: the prompt hook cuts a Codex session's budget
-        cfg, capped = recall_prompt.codex_budget(cfg)
-    path = paths.recall_index_file()
-    if held(writer.lock_file(path)):  # why: a prompt never waits for the index; neither does this
-        echo(f"(the search index is being written by another process, {writer.indexed_so_far(path)} entries so "
-             "far: what it holds now is searched)")
-    started: frozenset[str] = frozenset()
-    if session is None and cfg["context"]["enabled"]:
-        # why: SessionStart runs first and records as shown what its digest printed: each section's ids
-        # as far as the budget took them (hooks/session_start.py remember_shown)
-        text, stats, _ = digest_for(agent, cwd, cfg, time.time(), "startup")
-        if text:
-            started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
-    said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
-                          started=started)
-    echo(said["for"].replace("(what ", f"({AGENTS[agent]}: what ", 1))
-    if capped:
-        echo(capped.strip())
-    if said.get("indexed"):  # why: the hook only reads the index; this brought it up to date first
-        echo(f"(the index was behind the files: {said['indexed']} entries indexed now; prompts before this one "
-             "were answered from the old index)")
-    if "nothing" in said:
-        echo(said["nothing"])
-        return
-    echo(said["text"] if said["text"] else f"This prompt receives nothing: {said['none']}.", keep="\n\t")
-    click.echo()
-    echo(said["why"])
-    for c in said["ranked"]:
-        mark = verdict(c).ljust(VERDICT_WIDTH)
-        sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
-        echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
-             f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
-        if c.get("why"):
-            echo(f"      {'in' if c['passes'] else 'out'}: {one_line(c['why'], 200)}")
-
-
-VERDICT_WIDTH = len("damaged")  # the widest word of :func:`verdict`: the columns after it line up
-
-
-def verdict(c: dict) -> str:
-    """The first column of a "why" line: pass, held (the hold check), wait (another project's learning
-    waiting for approval), damaged (a learning file whose frontmatter a hand edit took away: ``state.DAMAGED``,
-    shown to no session), or blank (missed the bar)."""
-    if c["passes"]:
-        return "pass"
-    return "held" if c.get("held") else "wait" if c.get("waiting") else "damaged" if c.get("damaged") else ""
 
 
 def _date(ts: object) -> str:
