@@ -15,6 +15,7 @@ from lazy_harness.recall.index import sources, store as index_store, writer
 from tests.support import memory_samples as ms
 
 NOW = time.time()
+DAY = 86400
 META = {"project": "proj", "session_id": "s-1", "task_id": "t-1", "cwd": "/x/proj"}
 BOM = b"\xef\xbb\xbf"
 LEARNING = {"title": "Rename is the enqueue", "learning": "write in tmp/, rename into new/"}
@@ -77,7 +78,9 @@ def test_bom_decisions_are_read_back_and_not_appended_again(tmp_path):
 def test_bom_learning_keeps_its_id_and_is_not_written_twice(tmp_path):
     mdir = paths.memory_dir(ms.make_project(tmp_path, "proj"))
     ldir = paths.learnings_dir()
-    path = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW).created[0]
+    # why noon (UTC) of today: the second persist a minute later must fall on the same day as the first
+    noon = time.time() // DAY * DAY + DAY / 2
+    path = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, noon).created[0]
     edit(path, lambda data: BOM + data.replace(b"rename into new/", b"rename into new/ (checked)"))
     want = ids.learning_id("proj", LEARNING["title"])
     assert learnings.id_of(path) == want
@@ -85,7 +88,7 @@ def test_bom_learning_keeps_its_id_and_is_not_written_twice(tmp_path):
     with open(path, encoding="utf-8") as fh:
         meta, body = frontmatter.parse_frontmatter(fh.read())
     assert meta["id"] == want and body.startswith("\n## Learning")
-    rep = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, NOW + 60)
+    rep = store.persist({"learnings": [LEARNING]}, mdir, ldir, META, noon + 60)
     assert rep.created == [] and rep.existing == [path]
     assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]
 

@@ -97,8 +97,11 @@ def seeded(tmp_path) -> Seeded:
     with open(os.path.join(spool.folder(q, spool.FAILED), name), "w", encoding="utf-8") as fh:
         fh.write(spool.format_task({"session_id": s.session, "cwd": root, "event": "Stop",
                                     "session_jsonl": "/x.jsonl", "reason": "model answer was not JSON"}))
-    # spend yesterday and today
+    # spend yesterday and today. why now, not NOW: NOW is taken when the module is imported, minutes
+    # before a test runs; a run crossing midnight put "today's" spend in yesterday
     import json
+
+    now = time.time()
 
     ledger = paths.ledger_file()
     os.makedirs(os.path.dirname(ledger), exist_ok=True)
@@ -107,7 +110,7 @@ def seeded(tmp_path) -> Seeded:
                                  "kind": "distill", "model": "m", "input_tokens": 10, "output_tokens": 5,
                                  "cache_creation_tokens": 0, "cache_read_tokens": 0, "total_cost_usd": usd,
                                  "cost_reported": True, "duration_s": 1.0, "outcome": "ok", "prompt_chars": 100})
-                      + "\n" for ts, usd in ((NOW - DAY, 0.12), (NOW - 60, 0.05)))
+                      + "\n" for ts, usd in ((now - DAY, 0.12), (now, 0.05)))
     return s
 
 
