@@ -19,7 +19,7 @@ from lazy_harness.recall.index.porter import key as index_word
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable, Iterable
     from sqlite3 import Connection
     from typing import Any
 
@@ -37,8 +37,13 @@ QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 CHUNK = 500  # host parameters per statement
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
 FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
-# the condition that leaves out what is hidden (an entry of table ``e``); see ``candidates``
-VISIBLE = " AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.mdir = e.mdir OR e.kind = 'learning'))"
+# the condition that leaves out what is hidden (an entry of table ``e``, ``candidates``): a row of its own
+# file (a learning's status, a forgotten handoff item); a marker of its memory folder (why not of any: two
+# projects can hold one decision or failure id, it comes from the summary); for a learning, a marker of any
+# folder (it is one file whichever project sees it). why not another learning file's status (mdir ''): a
+# hand copy of the id, set aside, would hide the copy that stands (ADR 0059)
+VISIBLE = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.unit = e.unit"
+           " OR h.mdir <> '' AND (h.mdir = e.mdir OR e.kind = 'learning')))")
 
 
 def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
@@ -259,7 +264,7 @@ def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
     return [r[0] for r in rows]
 
 
-def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
+def _docs(conn: Connection, rowids: list[int]) -> list[tuple[int, Doc]]:
     """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc, what was kept first (a kept
     entry takes well under a kilobyte: its text as one string)."""
     docs = {r: doc for r in rowids if (doc := _WARM.get(r) or _KEPT.get(r)) is not None}
@@ -271,9 +276,7 @@ def _docs(conn: Connection, rowids: list[int]) -> Iterator[tuple[int, Doc]]:
             _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
         _KEPT.update(got)
     docs.update(got)
-    for r in rowids:
-        if (doc := docs.get(r)) is not None:
-            yield r, doc
+    return [(r, docs[r]) for r in rowids if r in docs]
 
 
 def _occurrences(text: str, pat: str, start: int, end: int) -> int:
@@ -311,8 +314,6 @@ def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], whe
     """The best ``limit`` visible entries of ``scopes`` and ``where`` for ``groups`` (``search``): rows
     (``COLUMNS`` and the BM25 score), best first; and ``search``'s facts with ``matched``, rowid -> the
     groups it matches. With ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
-    # why: two projects can hold the same decision or failure id (it comes from the summary): hidden in
-    # its own memory folder only. A learning is one file whichever project sees it: hidden everywhere
     # why the braces doubled: ``rows_in`` fills the ``IN ({})`` with str.format, which would read any
     # brace of ``where`` as a field of its own
     keep = f"{where}{'' if hidden_too else VISIBLE}".replace("{", "{{").replace("}", "}}")

@@ -13,13 +13,11 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.memory import (
-    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, state, trust, usage)
+    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, trust, usage)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
-from lazy_harness.memory.frontmatter import DAMAGED, is_active
-from lazy_harness.memory.held import CAP_EXCERPT
-from lazy_harness.recall.readback.learnings import Heads, contenders, day_of, learning_id, own, rank_learnings
+from lazy_harness.recall.readback.learnings import day_of, learning_id, own, to_show
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -41,10 +39,9 @@ CONTEXT_HARD_CAP = 9500
 
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
-SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
-CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per item (and CAP_EXCERPT)
+CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per item (and held.CAP_EXCERPT)
 SAME_NAME = "another project of this name"  # a learning's origin named as this project, under another key
 
 
@@ -77,7 +74,6 @@ class Lines:
         return len(self.items)
 
     def __getitem__(self, k: int) -> str:
-        k = range(len(self.items))[k]  # why: negative indices as a list takes them; IndexError past the end
         if k not in self.made:
             self.made[k] = self.line(self.items[k])
         return self.made[k]
@@ -85,7 +81,7 @@ class Lines:
 
 def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
              stats: dict) -> tuple[list[str], Lines]:
-    session = own_of(stats)
+    session = stats.get("session")
     # why: the running session's own open items are not news from an earlier one (ADR 0034); newest
     # first, so a short budget keeps what the last sessions left, printed back in date order ("dated")
     opened = [i for i in reversed(handoff.open_for_reading(mdir))
@@ -121,12 +117,6 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
 
-def own_of(stats: dict) -> tuple[str, ...]:
-    """The ids whose entries the read-back leaves out (``stats["session"]``: one id or several)."""
-    session = stats.get("session") or ()
-    return (session,) if isinstance(session, str) else tuple(session)
-
-
 def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict, section: str) -> list[Any]:
     """``items`` used first (ADR 0036), their ids in ``stats["ids"][section]``; ``stats["dated"][section]``
     keeps the places they print in."""
@@ -150,7 +140,7 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     read so the log can say whether the limit kept some out (why: not the whole file at every start)."""
     name, heading, fields = RECENT[kind]
     section = kind + "s"
-    recs = live_tail(mdir, name, kind, n + 1, hidden, own_of(stats)) if n > 0 else []
+    recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"]) if n > 0 else []
     stats["errors"] += files.stopped(os.path.join(mdir, name))  # junk lines kept older entries out
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
@@ -167,79 +157,22 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
 
 def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Screen,
                owned: Owned) -> tuple[list[str], list[str]]:
-    n = int(cfg["context"]["learnings"])
-    kdir, project, key = stats["knowledge_dir"], stats["project"], owned.keys
-    legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
-    cross = state.policy(cfg)
+    n, kdir, project = int(cfg["context"]["learnings"]), stats["knowledge_dir"], stats["project"]
     candidates = files.recent_learning_files(os.path.join(kdir, "learnings"), CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
-    heads = Heads(candidates, paths.learning_heads_file(env))
-    readable = _readable(heads.brief, stats)
-    session = own_of(stats)
-    # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034)
-    brief = [h for h in readable if not provenance.from_session(h, session, "origin_session")]
-    stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
-    stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
-    # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
-    # crosses() first: a learning kept to its project never waits, and it costs one compare where the
-    # others read the key and the whole status (200 heads at every start)
-    waiting = {} if cross == state.AUTO else {
-        h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
-        and state.of_learning(h, cross)[0] == state.WAITING}
-    stats["waiting_learnings"] = list(waiting)
-    stats["waiting_held"] = _held_check(heads, waiting, screen)
-    want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
-    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
-    if problem := heads.save():
-        stats["errors"].append(problem)
-    # why: a held one leaves its place; zip stops at n before the hold check reads one more
-    kept = (h for h in rank_learnings(whole, project, stats["branch"], want, key, legacy, cross)
-            if screen.keep("learning", learning_id(h), held.head_text(h), h))
+    shown = to_show(candidates, n, root, cfg, env, stats, screen, owned)
     items = []
-    for head in _by_use([h for _, h in zip(range(n), kept, strict=False)], learning_id, stats, "learnings"):
+    for head in _by_use(shown, learning_id, stats, "learnings"):
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
         origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
                                              project_field="origin"), 120)
-        if head.get("origin") == project and not own(head, project, key):
+        if head.get("origin") == project and not own(head, project, owned.keys):
             origin += f", {SAME_NAME}"  # why: "in api" alone reads as this project's own (~/work/api, ~/clients/api)
-        text = neutral(head.get("learning"), CAP_EXCERPT)
+        text = neutral(head.get("learning"), held.CAP_EXCERPT)
         tag = label("learning", learning_id(head), day_of(head), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))
     return ["", f"## Learnings relevant to this project (learnings/ in {kdir}, same project first)"], items
-
-
-DAMAGE_NAMED = 3  # damaged learnings named in the log line; lh memory check names them all
-
-
-def _readable(brief: list[dict], stats: dict) -> list[dict]:
-    """``brief`` less the learnings whose quote left open swallowed their keys (``frontmatter.DAMAGED``),
-    each named in ``stats["errors"]`` by file and line. why: whose it is, its scope and status cannot be
-    read; shown nowhere and counted as no project's waiting learning, it was also named nowhere."""
-    damaged = [h for h in brief if h.get(DAMAGED)]
-    if not damaged:
-        return brief
-    named = []
-    for h in damaged[:DAMAGE_NAMED]:
-        line, _, why = str(h[DAMAGED]).removeprefix("line ").partition(":")
-        named.append(f"{h['path']}:{line}:{why}")
-    more = f", and {len(damaged) - DAMAGE_NAMED} more" if len(damaged) > DAMAGE_NAMED else ""
-    stats["errors"].append(f"{len(damaged)} damaged learning(s) not read ({'; '.join(named)}{more}); "
-                           "lh memory check names them")
-    return [h for h in brief if not h.get(DAMAGED)]
-
-
-def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> Callable[[str], bool]:
-    """Whether the hold check holds the waiting learning of an id (``lh memory held`` lists it as held,
-    though its frontmatter may say active), read whole only when asked (why: all at every start cost
-    5 ms with a few hundred). Not in ``screen.found``: another project's learning is not held here."""
-    verdict = trust.reason if screen.verdicts is None else screen.verdicts.reason
-
-    def holds(lid: str) -> bool:
-        whole = heads.full(waiting[lid]) if lid in waiting else None
-        return whole is not None and bool(verdict(held.head_text(whole)))
-
-    return holds
 
 
 # --- budget ----------------------------------------------------------------------------------------

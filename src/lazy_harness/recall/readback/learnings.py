@@ -1,5 +1,6 @@
 """Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
-read once and kept while the file is unchanged, and their ranking (:func:`rank_learnings`).
+read once and kept while the file is unchanged, their ranking (:func:`rank_learnings`) and the ones
+its learnings section shows (:func:`to_show`).
 
 Why kept: reading and parsing the 200 candidates' heads cost 10 to 20 ms at every start, and ranking's
 first pass (active, shown here, own, day) needs only a few fields of each (docs/how/read-back.md):
@@ -16,19 +17,20 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import jsonload
-from lazy_harness.memory import frontmatter, held, ids, provenance, state
-from lazy_harness.memory.frontmatter import is_active
-from lazy_harness.memory.held import excerpt
+from lazy_harness import jsonload, paths
+from lazy_harness.memory import frontmatter, held, ids, provenance, state, trust
 from lazy_harness.memory.fence import date_of
 from lazy_harness.memory.files import iso_epoch
+from lazy_harness.memory.frontmatter import DAMAGED, is_active
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from lazy_harness.memory.shapes import Record
+    from lazy_harness.config.typed import Config
+    from lazy_harness.memory.aliases import Owned
+    from lazy_harness.memory.shapes import Env, Record
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
@@ -36,7 +38,9 @@ VERSION = 8  # why: bump when read_head's or brief's result changes for the same
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 # why created: ranking's first pass dates a file renamed by hand, its name's date gone, by it (``day_of``)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
-         "created", frontmatter.DAMAGED)
+         "created", DAMAGED)
+SCREEN_MARGIN = 8  # learnings ranked beyond the section's count, to fill the places of held ones
+DAMAGE_NAMED = 3  # damaged learnings named in the log line; lh memory check names them all
 
 
 def read_head(path: str) -> dict | None:
@@ -52,11 +56,10 @@ def read_head(path: str) -> dict | None:
     except OSError:
         return None
     damage: list[tuple[int, str]] = []
-    parsed = frontmatter.parse_frontmatter(text, damage)
-    meta, body = parsed if parsed is not None else ({}, text)
-    head = {**meta, "learning": excerpt(body), "path": path}
+    meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
+    head = {**meta, "learning": held.excerpt(body), "path": path}
     if damage:  # a quote left open: its keys swallowed (frontmatter.open_quote)
-        head[frontmatter.DAMAGED] = frontmatter.quote_left_open(damage)
+        head[DAMAGED] = frontmatter.quote_left_open(damage)
     return head
 
 
@@ -147,14 +150,13 @@ class Heads:
 
         # why: two projects started in turn rank different contenders; keeping both sets spares a
         # rewrite of this file at every start
-        whole = [h["path"] for h in self.brief if h["path"] in self.used]
-        whole += [h["path"] for h in self.brief if h["path"] in self.had_full and h["path"] not in self.used]
-        whole_set = set(whole[:WHOLE])
+        listed = [h["path"] for h in self.brief if h["path"] in self.used or h["path"] in self.had_full]
+        whole = set(sorted(listed, key=lambda path: path not in self.used)[:WHOLE])  # read this time first
         keep = {}
         for head in self.brief:
             path = head["path"]
             if path in self.stamps:
-                full = self.fulls.get(path) if path in whole_set else None
+                full = self.fulls.get(path) if path in whole else None
                 keep[path] = [*self.stamps[path], _without_path(head), _without_path(full) if full else None]
         try:
             atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
@@ -203,19 +205,29 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     return [h for _, h in ranked][:n]
 
 
-def once(heads: list[dict]) -> list[dict]:
+def once(heads: list[dict], id_of: Callable[[dict], str] = learning_id) -> list[dict]:
     """``heads`` less those whose id and title (normalised, as ``held_review.copy_text``) an earlier one has: a
     file a person copied, or the same learning written on two days (two machines, brought together by
     ``lh sync``), is one learning; the newest file, listed first, stands for it.
 
     why not the excerpt too: both files of a learning restated on another day carry one id (ids.py),
-    each in its own words; the digest listed it twice."""
+    each in its own words; the digest listed it twice. ``id_of``: a head's id (a brief head carries it)."""
+    by_id: dict[str, list[dict]] = {}
+    for h in heads:
+        by_id.setdefault(id_of(h), []).append(h)
+    if len(by_id) == len(heads):  # why: the usual case; the titles' normalising cost 0.3 ms for 200 heads
+        return list(heads)
     from lazy_harness.memory.sanitize import normalise
 
-    first: dict[tuple[str, str], dict] = {}
-    for h in heads:
-        first.setdefault((learning_id(h), normalise(h.get("title") or "")), h)
-    return list(first.values())
+    copies = set()
+    for same in (group for group in by_id.values() if len(group) > 1):
+        titles: set[str] = set()
+        for h in same:
+            title = normalise(h.get("title") or "")
+            if title in titles:
+                copies.add(id(h))
+            titles.add(title)
+    return [h for h in heads if id(h) not in copies]
 
 
 def once_each(heads: list[dict]) -> list[dict]:
@@ -239,11 +251,13 @@ def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
 
 
 def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Callable[[Record], bool] | None,
-            cross: str = state.AUTO) -> list[tuple[tuple[bool, str], dict]]:
+            cross: str) -> list[tuple[tuple[bool, str], dict]]:
     """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
-    places, best first, by the first pass: own, then the day."""
-    active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy)
-                                                                    and shown_here(h, key, project, cross)))]
+    places, best first, by the first pass: own, then the day. Shown here: what its state lets reach a
+    session of this project (memory/state.py); one written here always does (why asked first: it spares
+    most heads the state's reading)."""
+    active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy) and (
+        state.written_in(h, key, project) or state.reaches(state.of_learning(h, cross)[0], False))))]
     # why day_of, not the name's first ten characters: a file renamed by hand (``zebra-notes.md``) sorted
     # after every date, so it ranked as the newest learning whatever its age
     coarse = sorted(((own(h, project, key), day_of(h)), k) for k, h in enumerate(active))
@@ -253,14 +267,71 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Ca
     return [(rank_key, active[k]) for rank_key, k in coarse]
 
 
-def shown_here(head: dict, key: Key, project: str, cross: str) -> bool:
-    """Whether the state of an active learning (memory/state.py) lets it reach a session of this
-    project: one written here always does (why: asked first, it spares most heads the state's reading)."""
-    return state.written_in(head, key, project) or state.reaches(state.of_learning(head, cross)[0], False)
-
-
 def own(head: dict, project: str, key: Key) -> bool:
     """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
     one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
     known = provenance.key_of(head)
     return provenance.is_key(known, key) if key is not None and known else head.get("origin") == project
+
+
+# --- what the section shows ----------------------------------------------------------------------
+
+def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, stats: dict, screen: held.Screen,
+            owned: Owned) -> list[dict]:
+    """The whole heads of the first ``n`` learnings of ``candidates`` (the newest files) the digest shows,
+    ranked, with what the hold check holds left out; the digest's ``stats`` get what was read (the
+    learnings of this project, the held ones, those waiting for approval, the damaged ones)."""
+    project, key, cross = stats["project"], owned.keys, state.policy(cfg)
+    legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
+    heads = Heads(candidates, paths.learning_heads_file(env))
+    readable = _readable(heads.brief, stats)
+    # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034). why
+    # once before the state is asked: the newest file of an id stands for it (ADR 0059), so an inactive
+    # copy written last hides an older active one instead of leaving it to be shown
+    brief = once([h for h in readable if not provenance.from_session(h, stats["session"], "origin_session")],
+                 lambda h: h["id"])
+    stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
+    stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
+    # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
+    # crosses() first: a learning kept to its project never waits, and it costs one compare where the
+    # others read the key and the whole status (200 heads at every start)
+    waiting = {} if cross == state.AUTO else {
+        h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross)[0] == state.WAITING}
+    stats["waiting_learnings"] = list(waiting)
+    stats["waiting_held"] = _held_check(heads, waiting, screen)
+    want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
+    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
+    if problem := heads.save():
+        stats["errors"].append(problem)
+    # why: a held one leaves its place; zip stops at n before the hold check reads one more
+    kept = (h for h in rank_learnings(whole, project, stats["branch"], want, key, legacy, cross)
+            if screen.keep("learning", learning_id(h), held.head_text(h), h))
+    return [h for _, h in zip(range(n), kept, strict=False)]
+
+
+def _readable(brief: list[dict], stats: dict) -> list[dict]:
+    """``brief`` less the learnings whose quote left open swallowed their keys (``frontmatter.DAMAGED``),
+    each named in ``stats["errors"]`` by file and line. why: whose it is, its scope and status cannot be
+    read; shown nowhere and counted as no project's waiting learning, it was also named nowhere."""
+    damaged = [h for h in brief if h.get(DAMAGED)]
+    if not damaged:
+        return brief
+    named = [f"{h['path']}:{str(h[DAMAGED]).removeprefix('line ')}" for h in damaged[:DAMAGE_NAMED]]
+    more = f", and {len(damaged) - DAMAGE_NAMED} more" if len(damaged) > DAMAGE_NAMED else ""
+    stats["errors"].append(f"{len(damaged)} damaged learning(s) not read ({'; '.join(named)}{more}); "
+                           "lh memory check names them")
+    return [h for h in brief if not h.get(DAMAGED)]
+
+
+def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> Callable[[str], bool]:
+    """Whether the hold check holds the waiting learning of an id (``lh memory held`` lists it as held,
+    though its frontmatter may say active), read whole only when asked (why: all at every start cost
+    5 ms with a few hundred). Not in ``screen.found``: another project's learning is not held here."""
+    verdict = trust.reason if screen.verdicts is None else screen.verdicts.reason
+
+    def holds(lid: str) -> bool:
+        whole = heads.full(waiting[lid]) if lid in waiting else None
+        return whole is not None and bool(verdict(held.head_text(whole)))
+
+    return holds
