@@ -281,8 +281,6 @@ class StaticModel:
         times: dict[int, int] = {}
         for i in self.ids(text):
             times[i] = times.get(i, 0) + 1
-        if not times:
-            return bytes(d)
         # zip walks the rows side by side (twice as fast as adding one row at a time into a list)
         acc = list(map(sum, zip(*[map(mul, rows[i * d:(i + 1) * d], repeat(round(scales[i] * INT_SCALE) * n, d))
                                   for i, n in times.items()], strict=True)))
@@ -319,8 +317,8 @@ class StaticModel:
 
 
 def _to_int8(acc: list[int], d: int) -> bytes:
-    peak = max(map(abs, acc))
-    if peak <= 0:
+    peak = max(map(abs, acc), default=0)  # 0: a text without a known token (no sums at all for ``embed``)
+    if not peak:
         return bytes(d)
     k = 127.0 / peak
     return bytes([round(v * k) & 0xFF for v in acc])

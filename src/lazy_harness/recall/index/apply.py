@@ -18,9 +18,12 @@ if TYPE_CHECKING:
 
     from lazy_harness.recall.index.lexical_write import Pending
 
+# an entry's columns but its rowid (and ``aside``), as ``_insert`` fills them and ``_stand`` copies them
+COLUMNS = ("unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued, cues, okey, prov, "
+           "hold, sess, claim, twin")
+
 
 def _count(conn: Connection, delta: int) -> None:
-    """Add ``delta`` to the entry count kept in ``meta``."""
     if delta:
         conn.execute("UPDATE meta SET v = CAST(v AS INTEGER) + ? WHERE k='entries'", (delta,))
 
@@ -51,9 +54,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
     # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/prompt/admit.py)
-    conn.executemany("INSERT INTO entry(rowid, unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, "
-                     "body, tags, uncued, cues, okey, prov, hold, sess, claim, twin) VALUES ("
-                     + ",".join("?" * 22) + ")",
+    conn.executemany(f"INSERT INTO entry(rowid, {COLUMNS}) VALUES ({','.join('?' * 22)})",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
                        e.get("cues", ""), e.get("okey", ""), e.get("prov", ""),
@@ -112,11 +113,6 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     return len(entries), done
 
 
-# the columns of an entry copied as they are when it is put in again under a new rowid (``_stand``)
-COPIED = ("unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued, cues, okey, prov, "
-          "hold, sess, claim, twin")
-
-
 def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[int], pending: Pending) -> None:
     """Of the entries carrying each of ``eids`` (those of ``unit``, a JSONL file; None: the learnings,
     where files of one id and title are one learning), let the one every reader shows stand
@@ -143,7 +139,7 @@ def _stand(conn: Connection, rows: list[tuple[Any, ...]], pending: Pending) -> N
     lexical_write.remove(conn, old, pending)
     lookup.rows_in(conn, "DELETE FROM key WHERE rowid IN ({})", old)
     first = lookup.last_rowid(conn) + 1
-    conn.executemany(f"INSERT INTO entry(rowid, {COPIED}, aside) SELECT ?, {COPIED}, ? FROM entry WHERE rowid=?",
+    conn.executemany(f"INSERT INTO entry(rowid, {COLUMNS}, aside) SELECT ?, {COLUMNS}, ? FROM entry WHERE rowid=?",
                      [(first + k, int(k != at), r[0]) for k, r in enumerate(rows)])
     lookup.rows_in(conn, "DELETE FROM entry WHERE rowid IN ({})", old)
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(rows) - 1),))

@@ -14,38 +14,32 @@ A list: rowids (int32) then impacts (uint16, BM25's term-frequency part times ``
 best first (impact desc, rowid asc).
 """
 
+import functools
+import re
+
 from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.lookup import B, FIELD_WEIGHTS, K1, QSCALE, columns
 from lazy_harness.recall.index.porter import key
 
-_RUN = None
+# why a pattern: the write side cuts whole texts; the query side cuts a few words with terms.words
+_RUN = re.compile(r"[^\W_]+")
 
 
 def tokens(text: str) -> list[str]:
     """The index's words of ``text``, as FTS5's porter tokenizer over unicode61 gives them."""
-    global _RUN
-    if _RUN is None:
-        import re  # why: write side only; the query side cuts a few words with terms.words
-
-        _RUN = re.compile(r"[^\W_]+")
     return [key(run.lower()) for run in _RUN.findall(text)]
 
 
-_PHRASES: dict[str, list[tuple[str, ...]]] | None = None
-
-
+@functools.cache
 def phrases() -> dict[str, list[tuple[str, ...]]]:
     """The multi-word related terms of ``terms.GROUPS`` as word tuples, by their first word."""
-    global _PHRASES
-    if _PHRASES is None:
-        found: dict[str, list[tuple[str, ...]]] = {}
-        for row in terms.GROUPS:
-            for w in row.split():
-                ws = tuple(key(x) for x in terms.words(w))
-                if len(ws) > 1 and ws not in found.get(ws[0], []):
-                    found.setdefault(ws[0], []).append(ws)
-        _PHRASES = found
-    return _PHRASES
+    found: dict[str, list[tuple[str, ...]]] = {}
+    for row in terms.GROUPS:
+        for w in row.split():
+            ws = tuple(key(x) for x in terms.words(w))
+            if len(ws) > 1 and ws not in found.get(ws[0], []):
+                found.setdefault(ws[0], []).append(ws)
+    return found
 
 
 def weighted(cols: list[list[str]]) -> dict[str, float]:

@@ -58,13 +58,10 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
     old = lookup.rows_in(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
     if old:
         remove(conn, [r for (r,) in old], pending)
-    rows, parsed = [], []
-    for rowid, title, body, tags in docs:
-        cols = [lexical_keys.tokens(t or "") for t in (title, body, tags)]
-        dl = sum(len(c) for c in cols)
-        rows.append((rowid, scope, dl, "\n".join(" ".join(c) for c in cols)))
-        parsed.append((rowid, dl, cols))
-    conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)", rows)
+    words = [(rowid, [lexical_keys.tokens(t or "") for t in texts]) for rowid, *texts in docs]
+    parsed = [(rowid, sum(map(len, cols)), cols) for rowid, cols in words]
+    conn.executemany("INSERT OR REPLACE INTO lex_doc(rowid, scope, len, toks) VALUES (?,?,?,?)",
+                     [(rowid, scope, dl, "\n".join(map(" ".join, cols))) for rowid, dl, cols in parsed])
     pending.setdefault(scope, []).extend(parsed)
 
 

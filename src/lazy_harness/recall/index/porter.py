@@ -126,13 +126,8 @@ def fold(word: str) -> str:
         return word
     import unicodedata
 
-    out = []
-    for c in word:
-        if unicodedata.combining(c):
-            continue
-        d = unicodedata.normalize("NFD", c)
-        out.append(d[0] if d[0].isascii() and len(d) > 1 else "σ" if c == "ς" else c)
-    return "".join(out)
+    nfd = ((c, unicodedata.normalize("NFD", c)) for c in word if not unicodedata.combining(c))
+    return "".join(d[0] if d[0].isascii() and len(d) > 1 else "σ" if c == "ς" else c for c, d in nfd)
 
 
 def key(word: str) -> str:

@@ -19,11 +19,8 @@ from lazy_harness.memory.sanitize import normalise
 
 # why re-exported: which line of an id stands is the store's rule, one for every reader (ADR 0059); the
 # index's writer (apply.py) reads it here
-from lazy_harness.memory.standing import BROUGHT as BROUGHT
-from lazy_harness.memory.standing import KEPT as KEPT
-from lazy_harness.memory.standing import OWN as OWN
-from lazy_harness.memory.standing import claim_of as claim_of
-from lazy_harness.memory.standing import standing as standing
+from lazy_harness.memory.standing import (BROUGHT as BROUGHT, KEPT as KEPT, OWN as OWN, claim_of as claim_of,
+                                          standing as standing)
 from lazy_harness.recall.index.terms import split_identifiers
 
 HIDING_OPS = ("supersede", "forget", "merge", "hold")  # an "approve" line hides nothing
@@ -108,16 +105,12 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     data = _read_part(path, kind, offset, size)
     if data is None:
         return [], [], 0, 0
-    end = data.rfind(b"\n") + 1
-    if max_lines is not None and data.count(b"\n", 0, end) > max_lines:
-        end = 0
-        for _ in range(max_lines):
-            end = data.index(b"\n", end) + 1
-        data = data[:end]
-    rows = data[:end].split(b"\n")[:-1]
-    unended = files.whole_object(data[end:])
+    rows = data.split(b"\n", -1 if max_lines is None else max_lines)
+    rest = rows.pop()  # the last line, not ended yet, or the lines past ``max_lines`` (read next time)
+    end = len(data) - len(rest)
+    unended = b"\n" not in rest and files.whole_object(rest)
     if unended:
-        rows.append(data[end:])
+        rows.append(rest)
     found: list[tuple[dict, bool]] = []
     at: dict[int, int] = {}  # id() of a record -> its line
     hidden: list[str] = []
@@ -180,13 +173,18 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 def read_learning(path: str) -> dict | None:
     """A learning file as an entry, with its ``"status"`` (the index hides one not active:
     deprecated, forgotten); None when unreadable, or empty (``state.EMPTY``)."""
+    from lazy_harness.memory import state
+
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read(256 * 1024)
     except OSError:
         return None
     meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
-    if not meta and _empty(path):
+    # why none for a file without frontmatter that holds no text: shown to no session in any project
+    # (``state.of_learning``: damaged), its file name's words alone made it a candidate the prompt hook
+    # injected (with ``cross_projects = "auto"`` nothing is asked of a learning there)
+    if not meta and state.no_frontmatter({"path": path}) == state.EMPTY:
         return None
     active = frontmatter.is_active(meta)
     title = text_of(meta.get("title")) or ids.title_of_file(path)
@@ -205,15 +203,6 @@ def read_learning(path: str) -> dict | None:
             "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
             "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
-
-
-def _empty(path: str) -> bool:
-    """Whether a learning file without frontmatter holds no text: shown to no session in any project
-    (``state.of_learning``: damaged). why no entry: its file name's words alone made it a candidate
-    the prompt hook injected (with ``cross_projects = "auto"`` nothing is asked of a learning there)."""
-    from lazy_harness.memory import state
-
-    return state.no_frontmatter({"path": path}) == state.EMPTY
 
 
 def folder_mark(folder: str) -> str:

@@ -218,18 +218,15 @@ def forget_seen(path: str) -> None:
     or made anew holds nothing, and a record left would tell every project's session start that its
     folder is indexed (``writer.behind``): only the project whose prompt found the damage would get an
     index task."""
+    from contextlib import suppress
+
     from lazy_harness import paths
 
     folder = paths.recall_seen_dir(path)
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return
-    for name in names:
-        try:
-            os.unlink(os.path.join(folder, name))
-        except OSError:
-            pass
+    with suppress(OSError):
+        for name in os.listdir(folder):
+            with suppress(OSError):
+                os.unlink(os.path.join(folder, name))
 
 
 # --- staleness -------------------------------------------------------------------------------------

@@ -15,23 +15,23 @@ our ours ourselves out over own same she should so some such than that the their
 themselves then there these they this those through to too under until up very was we were what when
 where which while who whom why will with won would you your yours yourself yourselves
 yes yeah ok okay hey hi hello thanks thank please pls plz sure really maybe actually basically quite
-want wants wanted need needs needed like would could should might must shall may going gonna wanna
-get gets got getting make makes made making do done doing use used uses using thing things stuff
+want wants wanted need needs needed like might must shall may going gonna wanna
+get gets got getting make makes made making done use used uses using thing things stuff
 something anything everything nothing someone somebody way ways bit lot lots kind sort
-today tomorrow yesterday again still already yet soon later right left back first last next new old
+today tomorrow yesterday still already yet soon later right left back first last next new old
 one two three many much every another else instead sometimes always never ever
 know think look looking see seems seem try trying tried help work works working worked
 fix fixed fixing add added adding change changed changing update updated updating remove removed
 implement implemented write wrote written create created run running ran start started
-issue issues problem problems bug bugs question questions task tasks thing code file files
+issue issues problem problems bug bugs question questions task tasks code file files
 time times day days week good bad better best wrong correct correctly properly well
 super tons ton huge tiny weird strange odd pretty totally kinda sorta anymore somehow guys folks everyone
-seems apparently literally probably definitely exactly whole part parts lately recently currently
+apparently literally probably definitely exactly whole part parts lately recently currently
 tell explain show give say says said saying ask asked mean means
 summarize summarise translate translation convert generate refactor rename draft suggest describe define
 compare difference differences plain english term terms example examples
-without far big small go goes going come comes came put puts take takes took keep keeps kept
-team guys anyone nobody somewhere anywhere everywhere also around across able
+without far big small go goes come comes came put puts take takes took keep keeps kept
+team anyone nobody somewhere anywhere everywhere around across able
 """.split())
 
 # Words every software project uses for its everyday objects and chores ("the README", "a test"): they

@@ -39,18 +39,17 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
     (``lh memory reindex``): every entry forgotten first, only when the lock was free at once.
     ``deep``: see ``store.refresh_within``. A folder of the index that is not the user's own raises
     ``store.FolderRefused`` before anything is written."""
+    import time
+
     from lazy_harness.recall.index import store
 
     store.own_folder(os.path.dirname(index_path))
     fd = try_lock(lock_file(index_path))
-    if fd is None and waiting is not None:
-        import time
-
+    while fd is None and waiting is not None:  # why said before each wait: a wait of under a second is a wait too
         fresh = False  # why: never throw away what the writer we waited for has just built
-        while fd is None:  # why said before each wait: a wait of under a second is a wait too
-            waiting(indexed_so_far(index_path))
-            time.sleep(1.0)  # why: a command or the worker waiting for another writer; never a hook
-            fd = try_lock(lock_file(index_path))
+        waiting(indexed_so_far(index_path))
+        time.sleep(1.0)  # why: a command or the worker waiting for another writer; never a hook
+        fd = try_lock(lock_file(index_path))
     if fd is None:
         return None
     from lazy_harness.memory import intent
@@ -67,17 +66,14 @@ def indexed_so_far(index_path: str) -> int:
     """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
     from lazy_harness.recall.index import lookup, store
 
-    sqlite3 = store.sqlite()
     try:
         conn = store.read_only(index_path, timeout=1.0)
-    except sqlite3.Error:
+        try:
+            return lookup.doc_count(conn)
+        finally:
+            conn.close()
+    except (store.sqlite().Error, ValueError):
         return 0
-    try:
-        return lookup.doc_count(conn)
-    except (sqlite3.Error, ValueError):
-        return 0
-    finally:
-        conn.close()
 
 
 def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, fresh: bool,
@@ -169,22 +165,16 @@ def clear(index_path: str) -> None:
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------
 
 def stamp(folder: str, learnings: bool = False) -> str:
-    """The ``stat`` of a memory folder's files, or (``learnings``) of the learnings folder and its
-    month folders (a learning created, removed or saved by renaming changes its folder's)."""
+    """The ``stat`` of a memory folder's files ("-": none), or (``learnings``) of the learnings folder
+    and its month folders (a learning created, removed or saved by renaming changes its folder's)."""
+    # why here: SessionStart has them loaded; others need not
+    from lazy_harness.memory.files import month_folders
+    from lazy_harness.memory.lines import file_stamp
+
     if not learnings:
-        return " ".join(_stat(os.path.join(folder, name)) for name in FILES)
-    from lazy_harness.memory.files import month_folders  # why here: SessionStart has it loaded; others need not
-
-    return " ".join([_stat(folder)] + [f"{m}={_stat(os.path.join(folder, m))}" for m in month_folders(folder)])
-
-
-def _stat(path: str) -> str:
-    """A file's inode, size and time ("-": none)."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return "-"
-    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}"
+        return " ".join(file_stamp(os.path.join(folder, name)) or "-" for name in FILES)
+    months = [f"{m}={file_stamp(os.path.join(folder, m)) or '-'}" for m in month_folders(folder)]
+    return " ".join([file_stamp(folder) or "-", *months])
 
 
 def seen_file(index_path: str, folder: str | None) -> str:
@@ -194,7 +184,6 @@ def seen_file(index_path: str, folder: str | None) -> str:
 
 
 def _read(path: str) -> str | None:
-    """A small file's text, None when it cannot be read."""
     try:
         with open(path, encoding="utf-8") as fh:
             return fh.read()

@@ -49,10 +49,9 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     sem = info.get("semantic") or {"state": "off"}
     # why: the similarity bar's reasons for those it did not compare (rank.why); None when it did not run
     compared = set(sem.get("compared") or ()) if sem["state"] == "scored" else None
-    project = place[2] if place else recall_prompt.where(cwd, cfg, env)[2]
     shown = info["ranked"][:SHOWN]
     for c in shown:
-        c["why"] = recall_prompt.out_reason(c) if c.get("damaged") else rank.why(c, settings, project, compared)
+        c["why"] = rank.why(c, settings, info["project"], compared)
     return {**said, "text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
             "ranked": shown, "indexed": info["indexed"]}
 
@@ -102,7 +101,7 @@ def nothing_because(info: Mapping[str, Any]) -> str:
     if all(not c["anchors"] for c in info["ranked"]):
         shared = dict.fromkeys(t for c in info["ranked"] for t in c["matched"])
         return f"the entries it reaches share only everyday words with it ({', '.join(shared)}), which never pass alone"
-    if any(map(recall_prompt.is_out, info["ranked"])):  # why: only what passed the bar is held, waits
-        return recall_prompt.out_because(info)  # or is damaged (recall.py)
+    if out := recall_prompt.out_because(info):  # why: only what passed the bar is held, waits or is damaged
+        return out
     best = info["ranked"][0]
     return f"no entry passes the bar; the first, {best['id']}: {best.get('why') or 'under the bar'}"

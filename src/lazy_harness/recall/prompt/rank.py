@@ -153,8 +153,8 @@ def stands_out(c: dict) -> bool:
 def why(c: dict, settings: RecallConfig, project: str | None, compared: Collection[int] | None = None) -> str:
     """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``).
     ``compared``: the rowids :func:`worth_scoring` gave (None: the similarity bar did not run)."""
-    if c.get("held") or c.get("waiting"):
-        return held_or_waiting(c)
+    if out := out_reason(c):
+        return out
     sim = c.get("similarity")
     by_words = sim is not None or (compared is not None and c["rowid"] not in compared)
     needed = groups_needed(c, project, 1 if by_words else max(1, int(settings["min_terms"])))
@@ -191,11 +191,16 @@ def why(c: dict, settings: RecallConfig, project: str | None, compared: Collecti
     return f"score {c['blended']:.2f} >= {bar:g} {score}, by {by}"
 
 
-def held_or_waiting(c: dict) -> str:
-    """Why ``c`` is out whatever its score: the hold check's reason, or the approval it waits for."""
+def out_reason(c: dict) -> str:
+    """Why ``c`` is out whatever its score, or "" when it is not: a damaged learning's state as ``lh memory
+    show`` labels it (recall.waiting), the hold check's reason, or the approval it waits for."""
+    if c.get("damaged"):
+        return str(c["damaged"])
     if c.get("held"):
         return f"held: {c['held']}"
-    return f"waits for your approval to be used in other projects (lh memory approve {c['id']})"
+    if c.get("waiting"):
+        return f"waits for your approval to be used in other projects (lh memory approve {c['id']})"
+    return ""
 
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
@@ -257,7 +262,7 @@ def render_item(item: dict, ldir: str | None) -> str:
     text = sentence(neutral(item["title"], 200))
     detail = neutral(item["detail"], 300)
     if detail:
-        label = {"failure": " Prevention: ", "decision": " Rationale: ", "learning": " "}.get(kind, " ")
+        label = {"failure": " Prevention: ", "decision": " Rationale: "}.get(kind, " ")
         text += label + sentence(detail)
     return _cut(terminal_safe(" ".join(f"{head}: {text}".split()), keep=""), CAP_ITEM)  # one line
 

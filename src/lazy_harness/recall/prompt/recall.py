@@ -48,12 +48,6 @@ def codex_budget(cfg: Config) -> tuple[Config, str]:
             f"{CODEX_RECALL_BYTES} bytes)")
 
 
-def where(cwd: str, cfg: Config, env: Env | None) -> tuple[str, str, str]:
-    """(memory folder, learnings folder, project name) of a session in ``cwd``."""
-    return (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
-            paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
-
-
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
               project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """``ranked`` with the similarity bar where vectors are kept (``rank.by_similarity``); and what
@@ -106,15 +100,17 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
                 session: tuple[str, ...] = ()) -> tuple[str | None, dict[str, Any]]:
     """(the additionalContext or None, facts for the log and for explain.py). ``deep`` (a command):
     the writer brings the index up to date first, unless another writer holds it; else (the hook) it
-    is only read, and ``index`` says when there was none to search. ``place``: :func:`where` when
-    known without ``cwd`` (``lh ui``). ``opener``: opens the index and keeps it open (the resident
-    answerer). ``session``: the running session's own ids (memory/lineage.py), whose entries are left out."""
+    is only read, and ``index`` says when there was none to search. ``place``: (memory folder, learnings
+    folder, project name) when known without ``cwd`` (``lh ui``). ``opener``: opens the index and keeps it
+    open (the resident answerer). ``session``: the running session's own ids (memory/lineage.py), whose
+    entries are left out."""
     from lazy_harness.memory import state
     from lazy_harness.recall.prompt.worth_searching import searched_part
 
     prompt = searched_part(prompt)  # a pasted log is searched by its start and its end only
     settings = cfg["recall"]
-    mdir, ldir, project = place or where(cwd, cfg, env)
+    mdir, ldir, project = place or (paths.memory_dir(cwd, env, cfg["memory"]["path"] or None),
+                                    paths.learnings_dir(cfg["knowledge"]["path"] or None, env), project_name(cwd))
     path = paths.recall_index_file(env)
     indexed = 0
     for _ in (1, 2) if deep else (1,):
@@ -146,7 +142,7 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
             f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header")
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
                 already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget,
-                memory_dir=mdir)
+                memory_dir=mdir, project=project)
     return text, info
 
 
@@ -255,20 +251,12 @@ def describe(info: Mapping[str, Any]) -> str:
 
 
 def out_because(info: Mapping[str, Any]) -> str:
-    """Why the first candidate that passed the bar and is out is out (hooks.log and explain.py say it)."""
-    out = next(c for c in info["ranked"] if is_out(c))
-    return f"{out['id']} passes the bar but is out: {out_reason(out)}"
-
-
-def is_out(c: dict[str, Any]) -> bool:
-    """Whether ``c`` is out whatever its score: held, waiting for approval, or damaged (:func:`waiting`)."""
-    return bool(c.get("held") or c.get("waiting") or c.get("damaged"))
-
-
-def out_reason(c: dict[str, Any]) -> str:
-    """Why ``c`` (:func:`is_out`) is out: a damaged learning's state as ``lh memory show`` labels it, else
-    the hold check's reason or the approval it waits for."""
-    return str(c["damaged"]) if c.get("damaged") else rank.held_or_waiting(c)
+    """Why the first candidate that passed the bar and is out whatever its score is out, or "" when none
+    is (hooks.log and explain.py say it; ``rank.out_reason``)."""
+    for c in info["ranked"]:
+        if out := rank.out_reason(c):
+            return f"{c['id']} passes the bar but is out: {out}"
+    return ""
 
 
 def semantic_word(sem: Mapping[str, Any]) -> str:

@@ -249,11 +249,9 @@ def read_all(sock: _socket.socket, limit: int, seconds: float | None = None) -> 
     """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
     ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
     is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
-    deadline = None
-    if seconds is not None:
-        import time
+    import time
 
-        deadline = time.monotonic() + seconds
+    deadline = None if seconds is None else time.monotonic() + seconds
     got = bytearray()
     while len(got) <= limit:
         if deadline is not None:
