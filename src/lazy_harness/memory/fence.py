@@ -198,6 +198,17 @@ def _arguments(word: str) -> bool:
     return word[:1] in "-|$<>'\"(@~" or "/" in word or "=" in word or "://" in word
 
 
+def _url_span(word: str) -> str:
+    """A word holding a URL with the URL in a code span and the punctuation around it outside: a ``(``
+    before it, and after it the sentence's ``.,;:!?`` and a ``)`` the URL opened no ``(`` for
+    (``(see http://x/a).`` -> ``(see `http://x/a`).``; a wiki page's ``Foo_(bar)`` keeps its own)."""
+    url = word.lstrip("(")
+    end = len(url)
+    while url[end - 1] in ".,;:!?)" and (url[end - 1] != ")" or url.count("(", 0, end) < url.count(")", 0, end)):
+        end -= 1  # why it stops: the URL holds "://", whose "/" is never taken off
+    return f"{word[:len(word) - len(url)]}`{url[:end]}`{url[end:]}"
+
+
 def _code(text: str) -> str:
     """URLs and commands outside a code span put in one: a command word followed by an argument runs
     to the end of its clause. A stray backtick (an odd count) becomes ``'`` first, so the spans cannot
@@ -219,7 +230,7 @@ def _code(text: str) -> str:
             continue
         bare = w.lstrip("(\"'").lower()
         if "://" in w:
-            out.append(f"`{w}`")
+            out.append(_url_span(w))
             i += 1
         elif bare in COMMANDS and any(_arguments(a) for a in words[i + 1:i + 3]):
             j = i + 1

@@ -178,6 +178,8 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
         if now[0] in (state.SUPERSEDED, state.MERGED, state.DEPRECATED) and not show_all:
             continue
         c["state"], c["mark"] = now[0], state.label(now, state.written_in(c, key, project))
+        if not c["origin"] and c["kind"] != "learning":  # an open item names no project: its folder's
+            c["origin"] = seen.project_of(os.path.dirname(c["file"]), project)
         out.append(c)
         if len(out) >= limit:
             break
@@ -188,7 +190,7 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
 class Seen:
     """What the labels of one search read, each once: ``held_review.States`` per memory folder (the states
     ``lh memory show``, ``held`` and the page give), the handoff log's forgotten items and the lines of
-    the decisions and failures files."""
+    the decisions and failures files, and the name of each memory folder's project."""
 
     def __init__(self, mdir: str, ldir: str) -> None:
         self.mdir, self.ldir = mdir, ldir
@@ -196,6 +198,7 @@ class Seen:
         self.items: dict[str, tuple[dict, set[str]]] = {}
         self.rows: dict[str, list[bytes]] = {}
         self.slugs: dict[str, list[str]] | None = None
+        self.names: dict[str, str] = {}  # memory folder -> its project's name
 
     def as_digest_lists(self, hit: dict) -> None:
         """A learning hit as the SessionStart digest lists it: the newest of the files of its id and title
@@ -249,6 +252,25 @@ class Seen:
         if rec is None:
             return state.with_verdict(state.of_marks(states.named.get(hit["id"])), hit.get("hold"))
         return states.record(hit["kind"], hit["id"], rec)
+
+    def project_of(self, folder: str, project: str) -> str:
+        """The name of the project whose memory ``folder`` is: ``project`` for the searched one's; for
+        another, the name its handoff.md was last written for, else the one its decisions and failures
+        carry, else its key."""
+        if os.path.normpath(folder) == os.path.normpath(self.mdir):
+            return project
+        if folder not in self.names:
+            from lazy_harness.memory import aliases, files, handoff_markdown
+
+            try:
+                with open(os.path.join(folder, files.HANDOFF), encoding="utf-8", errors="replace") as fh:
+                    marker = handoff_markdown.parse_markdown(fh.read(65536))[0]  # the marker is its second line
+            except OSError:
+                marker = {}
+            carried = sorted(aliases.project_names(folder))
+            self.names[folder] = (str(marker.get("project") or "").strip() or (carried[0] if carried else "")
+                                  or os.path.basename(folder.rstrip(os.sep)))
+        return self.names[folder]
 
     def of(self, folder: str) -> States:
         from lazy_harness.memory import held_review
