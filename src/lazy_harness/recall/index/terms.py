@@ -1,8 +1,9 @@
 """From a typed prompt to the terms worth searching for, and the alternatives that find them.
 
-A term is a word of three characters or more that is not a stopword. Each term becomes a *group*: the
-word, its prefix and its related words (``GROUPS``); an entry matches a group when it matches any of
-them. Why each part: docs/how/recall.md, "How selection works".
+A term is a word of three characters or more (or of two that ``GROUPS`` holds: ``db``, ``ci``) that is
+neither a stopword nor a file name's language extension (``cart.py``: everywhere in a project).
+Each term becomes a *group*: the word, its prefix and its related words (``GROUPS``); an entry matches
+a group when it matches any of them. Why each part: docs/how/recall.md, "How selection works".
 """
 
 # English function words and words that every request has
@@ -283,9 +284,40 @@ def stem(word: str) -> str:
     return word.rstrip("eiy") if len(word) > 5 else word
 
 
+# File name extensions that say only the file's language, everywhere in a project ("db" is left out: a
+# database file says what it holds)
+LANGUAGE_EXTENSIONS = frozenset("""
+py pyi pyx js mjs cjs jsx ts tsx go rs rb sh tf java kt kts swift php c h cc cpp hpp cxx cs scala dart lua
+ex exs md
+""".split())
+
+
+def without_extensions(text: str) -> str:
+    """``text`` with every file name's language extension cut off (``cart.py`` -> ``cart``): the last
+    dotted part after a word, when ``LANGUAGE_EXTENSIONS`` holds it. A dotted name that goes on
+    (``django.db.utils``) or an attribute (``self.cart``) keeps its words."""
+    out: list[str] = []
+    start, n = 0, len(text)
+    dot = text.find(".")
+    while dot != -1:
+        end = dot + 1
+        while end < n and text[end].isalnum():
+            end += 1
+        goes_on = end < n and (text[end] == "_" or (text[end] == "." and text[end + 1:end + 2].isalnum()))
+        if (dot and (text[dot - 1].isalnum() or text[dot - 1] == "_") and not goes_on
+                and text[dot + 1:end].lower() in LANGUAGE_EXTENSIONS):
+            out += (text[start:dot], " ")
+            start = end
+        dot = text.find(".", dot + 1)
+    return "".join(out) + text[start:]
+
+
 def informative(prompt: str) -> list[str]:
-    """The prompt's terms, first occurrence order, without stopwords, short words and pure numbers."""
-    kept = (w for w in words(prompt) if (len(w) >= 3 or related(w)) and w not in STOPWORDS and not w.isdigit())
+    """The prompt's terms, first occurrence order, without stopwords, pure numbers, short words (a word
+    of 2 characters is kept when ``GROUPS`` holds it: ``db``, ``ci``) and file names' language
+    extensions (``without_extensions``)."""
+    kept = (w for w in words(without_extensions(prompt))
+            if (len(w) >= 3 or related(w)) and w not in STOPWORDS and not w.isdigit())
     return list(dict.fromkeys(kept))
 
 
