@@ -117,7 +117,26 @@ def check_memory_lines(r: Report, values: Config) -> None:
         r.line("warn", "memory lines", f"{len(salvaged)} damaged line(s) salvaged (some bytes lost): "
                f"{', '.join(salvaged[:3])}{more}", "lh memory check --all-projects")
     else:
-        r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {len(mdirs)} project(s)")
+        r.line("ok", "memory lines", f"no damaged line in {len(checks)} file(s) of {_projects(mdirs)} project(s)")
+
+
+def _projects(mdirs: list[str]) -> int:
+    """How many projects the memory folders ``mdirs`` hold: a folder another one counts as its own (an
+    alias, ``aliases.owned``: the project's key before it gained or changed its origin, or one adopted)
+    is counted with it, and two folders naming each other are one project."""
+    from lazy_harness.memory import aliases
+
+    with_ = {os.path.basename(d.rstrip(os.sep)): os.path.basename(d.rstrip(os.sep)) for d in mdirs}
+
+    def first(key: str) -> str:
+        while with_[key] != key:
+            key = with_[key]
+        return key
+
+    for d in mdirs:
+        for alias in aliases.owned(d).keys & with_.keys():
+            with_[first(alias)] = first(os.path.basename(d.rstrip(os.sep)))
+    return len({first(k) for k in with_})
 
 
 def check_learning_files(r: Report, values: Config) -> None:

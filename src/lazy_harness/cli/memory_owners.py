@@ -122,13 +122,13 @@ def _is_key(mroot: str, name: str) -> bool:
               "or it is another machine's project (then copied, not moved).")
 def adopt(old_key: str, project: str | None, force: bool) -> None:
     """Take over the memory of an earlier folder of this project (after the project folder moved, or
-    its origin changed): its decisions, failures and open items move here, and its learnings are this
-    project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--".
+    its origin changed): its decisions, failures, open items and usage record move here, and its
+    learnings are this project's. `lh memory path --old` lists the candidates; a key starting with "-" goes after "--".
     The memory of another machine's project (keyed by a path, it came by sync) needs --force and is
     copied: that machine keeps it."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import last_key, migrate, owners
+    from lazy_harness.memory import last_key, migrate, owners, usage_log
     from lazy_harness.project_identity import project_name, project_root
 
     mroot, ldir, cfg = _roots()
@@ -153,6 +153,8 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
     last_key.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files
+    if os.path.exists(usage_log.path_of(mdir)):  # why: the sessions its usage record counted count here now
+        usage_log.refresh_ranks(None, mdir)
     _say(f"{old_key} adopted into {mdir}" if here else
          f"{old_key} copied into {mdir}; its folder is left as it was for the machine whose project it is")
 
@@ -197,7 +199,8 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
     """``lh memory path --old``: the memory folders that are no live project's own, with what they hold;
     one another live project took over (an alias) is named as its, without an adopt command; a
     path-keyed one whose project never ran on this machine (another machine's, brought by sync) is
-    listed apart, without an adopt command (docs/how/project-key.md)."""
+    listed apart, without an adopt command; one this project counts as its own (an alias: its earlier
+    key) is listed first, as this project's earlier folder (docs/how/project-key.md)."""
     from lazy_harness.memory import owners
 
     by_key = owners.learnings_by_key(ldir)  # why: one pass over the learnings, not one per folder
@@ -206,20 +209,27 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
     # project no transcript or worker record names yet
     found: list[tuple[dict, dict[str, int]]] = []
     theirs: list[tuple[dict, dict[str, int]]] = []
+    mine: list[tuple[dict, dict[str, int]]] = []
     for f in owners.earlier_folders(mdir, mroot, os.environ):
         held = owners.holds(f["folder"], ldir, by_key)
         if any(held.values()):
-            (theirs if f["elsewhere"] and not f["aliased"] and not f["owner"] else found).append((f, held))
-    if not found and not theirs:
+            (mine if f["aliased"] else theirs if f["elsewhere"] and not f["owner"] else found).append((f, held))
+    if not found and not theirs and not mine:
         _say(f"no other memory folder with memory and without a live project in {mroot}")
-    elif found:
+    if mine:
+        # why apart: the folder of this project's earlier key (it gained an origin, or was adopted) is
+        # no memory whose project is gone, even while what it held stays there (learnings, journals)
+        _say(f"this project's earlier memory folder(s), merged into {os.path.basename(mdir.rstrip(os.sep))} "
+             f"({mdir}):")
+    for f, held in mine:
+        _say(f"  {f['key']}  ({_names(f)}{_was(f)}): {_held(held)}")
+        _say("      already this project's (alias): what it holds counts as this project's")
+    if found:
         _say(f"memory folders whose project folder is gone or unknown (this project's: {mdir}):")
     for f, held in found:
-        was = f"was {f['root']}" if f["root"] else "folder unknown"
-        mark = ("already this project's (alias)" if f["aliased"] else
-                f"alias of {f['owner']}, which still exists: that project's memory, not offered" if f["owner"] else
+        mark = (f"alias of {f['owner']}, which still exists: that project's memory, not offered" if f["owner"] else
                 f"lh memory adopt -- {f['key']}")
-        _say(f"  {f['key']}  ({_names(f)}{was}): {_held(held)}")
+        _say(f"  {f['key']}  ({_names(f)}{_was(f)}): {_held(held)}")
         _say(f"      {mark}")
     if theirs:
         _say("memory of another machine's projects (keyed by their path there, never run on this machine; "
@@ -227,6 +237,10 @@ def print_old(mdir: str, mroot: str, ldir: str) -> None:
     for f, held in theirs:
         named = f"  (project {', '.join(f['names'])})" if f["names"] else ""
         _say(f"  {f['key']}{named}: {_held(held)}")
+
+
+def _was(f: dict) -> str:
+    return f"was {f['root']}" if f["root"] else "folder unknown"
 
 
 def _names(f: dict) -> str:

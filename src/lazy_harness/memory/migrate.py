@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
 HANDOFF = "handoff.md"
 NAMES = JSONL + (HANDOFF,)
+# why apart: a file only lazy-harness's own earlier folders hold, the usage record (``usage_log.USAGE``,
+# not imported: a hook's path), never looked for in Claude Code's folder, whose files are not ours
+OWN = ("usage.jsonl",)
+RECOUNT = ("usage.jsonl", "marks.jsonl")  # merged in: the counts the budget cuts read are worked out again
 # a key refused because another repository wrote it: told the person once (hooks/session_start.py)
 OTHER_REPOSITORY = "was the memory of another repository"
 
@@ -145,18 +149,19 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
 
 def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None) -> list[str]:
     """Merge an earlier memory folder of this project into ``memory_dir`` (the caller holds its folder
-    lock): decisions, failures, handoff log and marks entry by entry (``migrate_merge``: a rerun after a
-    cut adds nothing twice), handoff.md rendered again from the merged log (or, from a version before
-    the log, merged item by item). Its learnings stay: an alias makes them this project's. The old
-    files are removed, except from a folder others still read (:func:`_read_elsewhere`): copied, left
-    as they are (a later merge adds nothing twice)."""
+    lock): decisions, failures, handoff log, marks and usage record entry by entry (a usage line by its
+    text, as sync merges it; ``migrate_merge``: a rerun after a cut adds nothing twice), handoff.md
+    rendered again from the merged log (or, from a version before the log, merged item by item). Its
+    learnings stay: an alias makes them this project's. The old files are removed, except from a folder
+    others still read (:func:`_read_elsewhere`): copied, left as they are (a later merge adds nothing
+    twice)."""
     from lazy_harness.memory import migrate_merge
 
     out = []
     keep = _read_elsewhere(old_dir, env)
     state = os.path.join(old_dir, "handoff.jsonl")
     had_state = os.path.isfile(state) and not os.path.islink(state)
-    for name in JSONL:
+    for name in JSONL + OWN:
         path = os.path.join(old_dir, name)
         if os.path.isfile(path) and not os.path.islink(path):
             out.append(migrate_merge.merge_jsonl(path, os.path.join(memory_dir, name), keep))
@@ -248,10 +253,12 @@ def _written_for(folder: str, root: str) -> bool:
 
 
 def pending(key: str, root: str | None, env: Env | None = None, memory_dir: str | None = None) -> list[str]:
-    """The old files still waiting to be moved (regular files only; one ``lstat`` per name)."""
+    """The old files still waiting to be moved (regular files only; one ``lstat`` per name): in the
+    earlier folder beside ``memory_dir`` (:func:`earlier_folder`) the usage record too."""
     out = []
+    beside = os.path.dirname(memory_dir.rstrip(os.sep)) if memory_dir else None
     for folder in legacy_dirs(key, root, env, memory_dir):
-        for name in NAMES:
+        for name in NAMES + OWN if os.path.dirname(folder) == beside else NAMES:
             path = os.path.join(folder, name)
             try:
                 st = os.lstat(path)
@@ -320,6 +327,8 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
+    # why: a showing counted in the earlier folder, or a merge mark, changes the counts the budget cuts read
+    recount = bool(moved) or any(os.path.basename(p) in RECOUNT for p in todo)
     with FolderLock(memory_dir):  # the lock memory.apply.apply holds while it writes
         # why: first, so a run cut after it still finds the files to move, and one cut before it records it
         if alias and root:
@@ -340,6 +349,15 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         out += [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
         if root and not unsettled:  # why: a start or a command moved it; the next origin change must look here
             remember_key(root, memory_dir, env)
+    # why after the lock: the worker takes the ranks lock without the folder's; none without a usage
+    # record (marks of a folder no session was counted in, as sync recounts)
+    if recount and os.path.exists(os.path.join(memory_dir, OWN[0])):
+        from lazy_harness.memory import usage_log
+
+        try:
+            usage_log.refresh_ranks(env, memory_dir)
+        except (OSError, ValueError) as exc:  # why not fatal: the next distillation writes them anyway
+            out.append(f"migrate: usage counts not worked out again: {type(exc).__name__}: {exc}")
     try:  # the hold check on what came over (ADR 0024)
         from lazy_harness.memory import held
 
