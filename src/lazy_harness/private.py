@@ -13,9 +13,12 @@ in a folder on the way would otherwise swap their own file in between the check 
 the folder holding it is opened, and must be one in which no other user can rename (the user's or
 root's, and not writable by others unless sticky: ssh's ``StrictModes``); each step below it is
 opened by name in the folder before it without following a link (``O_NOFOLLOW``, ``dir_fd``) and
-judged by its ``fstat``.
+judged by its ``fstat``. Every folder above a folder of ours, as the path is written and where its
+links lead, must be such a folder too: in another user's (``XDG_DATA_HOME=/tmp/vd``, 1777: sticky
+does not stop its owner) they would swap ours for theirs between the check and the reads and writes.
 
-Hot path: only ``os`` and :mod:`lazy_harness.paths`; one ``lstat`` per folder, no pathlib.
+Hot path: only ``os`` and :mod:`lazy_harness.paths`; one ``lstat`` per folder, no pathlib; a folder
+above ours, shared by most of them, is looked at once per run (:func:`_place_problem`).
 """
 
 from __future__ import annotations
@@ -55,14 +58,56 @@ class UnsafeFolder(OSError):
 def problem(path: str, strict: bool = False, uid: int | None = None) -> str | None:
     """Why the folder ``path`` may not be used as one of ours, or None (also when it does not exist:
     it is then created private). ``strict``: no access at all for group or others. ``uid``: the
-    owner required (this process's effective user by default)."""
+    owner required (this process's effective user by default). First: a folder above it in which
+    another user than this one could rename (:func:`holder_problem`), named with the folder it holds."""
     st = _lstat(path)
-    if not isinstance(st, os.stat_result):
+    if isinstance(st, str):
         return st
+    import time  # why here: this module imports only os at the top; the hooks' entry loaded time already
+
+    me, now, whole = os.geteuid(), time.monotonic(), os.path.abspath(path)
+    why = _place_problem(os.path.dirname(whole), path, me, now)
+    if why is None and ".." in path:  # why: the kernel climbs from where a link led, abspath from its name
+        why = _place_problem(os.path.realpath(os.path.dirname(path)), path, me, now)
+    if why or st is None:
+        return why
     kind = st.st_mode & _KIND
     if kind != _DIR:
         return f"{path} is a symbolic link" if kind == _LINK else f"{path} is not a folder"
-    return _owner_mode(path, st, strict, uid)
+    why = _owner_mode(path, st, strict, me if uid is None else uid)
+    if why is None and uid in (None, me, 0):
+        _PLACES[whole, me] = now + _KEPT  # why: it holds more of ours (recall, state)
+    return why
+
+
+# (folder, owner) -> until when no other user can rename in it or above it. why a while, not the whole
+# run: only the person or root can change a folder that passed, but the page and the answerer live for hours
+_PLACES: dict[tuple[str, int], float] = {}
+_KEPT = 2.0
+
+
+def _place_problem(folder: str, held: str, me: int, now: float, follow: bool = True) -> str | None:
+    """Why another user could rename what is in ``folder`` or in a folder above it (nearest first), or
+    None: :func:`holder_problem`, a folder only the person's own private group may write excepted. A
+    link is judged where it leads (``realpath``) and by the folders holding it, a missing folder by
+    those above it; ``held``, the folder of ours, is named in the message."""
+    if _PLACES.get((folder, me), 0.0) > now:
+        return None
+    st = _lstat(folder)
+    if isinstance(st, str):
+        return f"{folder} (holding {held}){st[len(folder):]}"  # why: each message opens with the folder
+    kind = st.st_mode & _KIND if st else None
+    why = holder_problem(folder, st, me) if st and kind == _DIR else None
+    if why and not group_of_one(folder, why):
+        return f"{folder} (holding {held}){why[len(folder):]}"
+    real = os.path.realpath(folder) if kind == _LINK and follow else folder
+    why = None if real == folder else _place_problem(real, held, me, now, follow=False)
+    up = os.path.dirname(folder)
+    if why is None and up != folder:
+        why = _place_problem(up, held, me, now, follow)
+    if why is None and (kind == _DIR or (kind == _LINK and follow)):
+        _PLACES[folder, me] = now + _KEPT
+    return why
 
 
 def file_problem(path: str, uid: int | None = None) -> str | None:
@@ -100,7 +145,7 @@ def group_of_one(path: str, why: str) -> bool:
     is writable by its group, and that group is the person's own private group (named as the user,
     no other member: Debian's and Ubuntu's default, with umask 002). why: what git or Claude Code made
     under that umask is writable by a group no other user is in; refusing it stops them for nothing."""
-    if "is open to group or others" not in why:
+    if not why.startswith(f"{path} is open to group or others"):  # why: not a fault of a folder above it
         return False
     import grp
     import pwd
@@ -342,36 +387,14 @@ def refusal(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None 
 
 
 def fix(path: str, why: str, uid: int | None = None) -> str:
-    """What to run for an unsafe folder ``path`` (``why`` from :func:`problem`), or for config.toml
-    (``why`` from :func:`open_config`): the fix for that error, on the path ``why`` names."""
-    if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
-        held = why.split(" is open to group or others", 1)[0]
-        return (f"chmod go-w {held} (or chmod +t {held}), or point XDG_CACHE_HOME or LH_CONFIG at a place "
-                "of yours")
-    file_fix = fix_for_file(path, why)
-    if file_fix:
-        return file_fix
-    if os.path.isfile(path) and "open to group or others" in why:
-        return f"chmod go-w {path}"
-    if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:
-        return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
-                "XDG_STATE_HOME, LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
-    return f"chmod 700 {path}"
+    """What to run for ``path`` refused for ``why``: :func:`lazy_harness.private_fix.fix`."""
+    from lazy_harness import private_fix  # why here: read only once something is refused
+
+    return private_fix.fix(path, why)
 
 
 def fix_for_file(path: str, why: str) -> str | None:
-    """The fix for a file (config.toml) that cannot be read or is not a regular file, and for the
-    folder holding it when it cannot be opened; None for the other cases of :func:`fix`. A file we
-    read and write gets ``chmod 600``, never the folders' ``chmod 700`` (that makes it executable)."""
-    denied = why.endswith("(Permission denied)")
-    for marker in (" cannot be read (", " is not a regular file", " cannot be opened as a folder ("):
-        if marker not in why:
-            continue
-        named = why.rsplit(marker, 1)[0]  # why: a followed link's target, the holder: not always ``path``
-        if marker == " cannot be opened as a folder (":
-            return f"chmod 700 {named}" if denied else None
-        if denied:
-            return f"chmod 600 {named}"
-        init = ", then lh config init writes a new one" if named == paths.config_file() else ""
-        return f"move {named} aside{init}"
-    return None
+    """config.toml's own fix, or None: :func:`lazy_harness.private_fix.fix_for_file`."""
+    from lazy_harness import private_fix
+
+    return private_fix.fix_for_file(path, why)

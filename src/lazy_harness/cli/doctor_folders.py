@@ -1,5 +1,6 @@
 """``lh doctor``'s checks of folders: each one written can be (the nearest existing folder looked at,
-nothing created), and none of ours, nor Claude Code's, is writable by another user (ADR 0031)."""
+nothing created), and none of ours, nor Claude Code's, is writable by another user, nor inside a
+folder in which another user could rename (ADR 0031)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def check_writable(r: Report, check: str, folder: str) -> None:
 
 
 def check_private_folders(r: Report) -> None:
-    """Each folder of ours another user could write (ADR 0031): which, why, what to run. Until it is
-    fixed the hooks skip (and the answerer's folder, strict, is not used for it)."""
+    """Each folder of ours another user could write, or rename on the way to (ADR 0031): which, why
+    (the folder at fault and the one of ours it holds), what to run. Until it is fixed the hooks skip
+    (and the answerer's folder, strict, is not used for it)."""
     from lazy_harness import private
 
     for what, path, why in private.unsafe():

@@ -104,26 +104,33 @@ def dispatch(event: str, payload: dict, env: Mapping[str, str], now: float, plug
 def refused(event: str, payload: dict, env: Mapping[str, str], now: float, plugin: bool, path: str, why: str
             ) -> tuple[str | None, str | None]:
     """What a hook does while ``path``, a folder of ours or config.toml, may not be used (``why``):
-    it skips. When only config.toml is refused (the file, or the folder lazy-harness keeps it in:
-    every folder the hook writes passed), Stop, SessionEnd and SessionStart note the session for
-    the sweep, as for an invalid config.toml, and SessionStart tells the person why and what to run.
+    it skips, and SessionStart tells the person why and what to run, in one line. When only config.toml
+    is refused (the file, or the folder lazy-harness keeps it in: every folder the hook writes passed),
+    Stop, SessionEnd and SessionStart note the session for the sweep, as for an invalid config.toml.
     The refused file is never read: nothing is queued or read back with defaults that may not be
     the person's (``[memory] path``)."""
     from lazy_harness import paths
 
     skipped = f"skipped: {why}; see lh doctor"
-    if event not in ("Stop", "SessionEnd", "SessionStart") or path not in (paths.config_file(env),
-                                                                          paths.own_config_dir(env)):
+    config = path in (paths.config_file(env), paths.own_config_dir(env))
+    if event != "SessionStart" and not (config and event in ("Stop", "SessionEnd")):
         return skipped, None
-    if plugin and settings_register(event, payload, env, now):
+    # why the state folder looked at: the plugin's check reads and writes there (plugin-twice.json)
+    if plugin and private.problem(paths.state_dir(env)) is None and settings_register(event, payload, env, now):
         return None, None  # why: the settings file's run of this event says it; this one leaves unseen
-    from lazy_harness.hooks import producer
+    if config:
+        from lazy_harness.hooks import producer
 
-    skipped += producer.watch(payload, env)
+        skipped += producer.watch(payload, env)
     if event != "SessionStart":
         return skipped, None
-    told = (f"lazy-harness: config.toml is not read ({why}): memory is not read back and sessions wait to be "
-            f"distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
+    if config:
+        told = (f"lazy-harness: config.toml is not read ({why}): memory is not read back and sessions wait to be "
+                f"distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
+    else:
+        what = next((w for w, p, _ in private.folders(env) if p == path), "")
+        told = (f"lazy-harness: the {what} folder is not used ({why}): memory is not read back and sessions are "
+                f"not distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
     return f"{skipped}; told the person", jsonload.dumps({"systemMessage": told}) + "\n"
 
 
