@@ -166,8 +166,10 @@ def check_sync(r: Report, values: Config) -> None:
     except repo.SyncError as exc:
         r.line("warn", "sync", f"{remote}: {exc.message}", exc.hint)
         return
-    refused = repo.gitdir_refusal(paths.data_dir(os.environ))
-    if refused:  # why before status: it runs git in that repository
+    # why before status: it runs git in the data folder's repository; a remote on this machine that
+    # another user could write is refused as that repository is
+    refused = repo.refusal(paths.data_dir(os.environ), remote, os.environ)
+    if refused:
         r.line("fail", "sync", refused.message, refused.hint)
         return
     st = sync.status(values)

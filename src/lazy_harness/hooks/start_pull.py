@@ -25,7 +25,8 @@ if TYPE_CHECKING:
         person: list[str]
 
 
-# the words of ``sync.repo.gitdir_refusal``: a sync repository another user could write (ADR 0031)
+# the words of ``sync.repo.RUNS_NO_GIT``: the data folder's repository, or a remote on this machine,
+# that another user could write (ADR 0031)
 SYNC_REFUSED = "lh sync runs no git there"
 
 
@@ -47,7 +48,8 @@ def pull(s: Told, stamp: str) -> str:
     budget = max(0, int(s.cfg["sync"]["pull_budget_ms"])) / 1000
     try:
         ready = select.select([fd], [], [], budget)[0]
-        said = os.read(fd, 512).decode("utf-8", "replace").strip() if ready else ""
+        # why 2 kB: a refusal of a remote names two paths before SYNC_REFUSED; 512 bytes could cut it off
+        said = os.read(fd, 2048).decode("utf-8", "replace").strip() if ready else ""
     finally:
         os.close(fd)
     if not ready:

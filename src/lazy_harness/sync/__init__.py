@@ -28,7 +28,9 @@ A remote whose tree holds anything but memory's files (a link, a nested ``.gitig
 Not on the hook path: SessionStart spawns ``python -m lazy_harness.sync pull`` and waits for it at
 most ``pull_budget_ms``.
 
-The modules, lowest first: ``repo`` (running git, the check of ``.git``, the version of git),
+The modules, lowest first: ``repo_guard`` (whether another user could write a repository git runs
+in: the data folder's ``.git``, a remote on this machine), ``repo`` (running git, the refusal of
+such a repository, the version of git),
 ``repo_setup`` (ignore rules, attributes, merge drivers, ``origin``), ``layout`` (what memory is made
 of, the refusal of a remote holding anything else), ``write_merged`` (a merge's files written under the
 memory writers' locks), ``leftovers`` (what a killed round left), ``merge`` (fetch, the merge of

@@ -8,8 +8,9 @@ from __future__ import annotations
 import functools
 import os
 
-from lazy_harness import private, proc
+from lazy_harness import proc
 from lazy_harness.errors import LhError
+from lazy_harness.sync.repo_guard import remote_problem, repository_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def one_line(text: str) -> str:
 # why: whatever the person's umask (000 too), what git writes (its objects, config, the memory it
 # checks out) is private, as everything else of ours is (ADR 0031)
 GIT_UMASK = 0o077
+# the words every refusal of a repository ends with (hooks/start_pull.py ``SYNC_REFUSED`` looks for them)
+RUNS_NO_GIT = "lh sync runs no git there until it is fixed"
 
 
 def gitdir_problem(data: str) -> str | None:
@@ -45,23 +48,7 @@ def gitdir_problem(data: str) -> str | None:
     or ``refs/heads`` is a link, another user's, or open to their writing (``private``); None when
     there is no ``.git`` yet. why: git runs commands its config names (``core.fsmonitor``, a credential
     helper): a config another local user could write is their command run as the person."""
-    gitdir = os.path.join(data, ".git")
-    why = private.problem(gitdir)
-    if why and not private.group_of_one(gitdir, why):
-        return why
-    if not os.path.isdir(gitdir):
-        return None
-    for folder in (gitdir, os.path.join(gitdir, "refs"), os.path.join(gitdir, "refs", "heads")):
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        for name in names:
-            path = os.path.join(folder, name)
-            inner = private.problem(path) if os.path.isdir(path) else private.file_problem(path)
-            if inner and not private.group_of_one(path, inner):
-                return inner
-    return None
+    return repository_problem(os.path.join(data, ".git"), ("refs", os.path.join("refs", "heads")))
 
 
 def gitdir_refusal(data: str) -> SyncError | None:
@@ -71,17 +58,48 @@ def gitdir_refusal(data: str) -> SyncError | None:
     if not why:
         return None
     gitdir = os.path.join(data, ".git")
-    if "belongs to uid" in why:  # why: chmod alone fails on another user's file (a `sudo git gc` there)
-        fix = f"give it back (sudo chown -R \"$(id -un)\" {gitdir}) and chmod -R go-w {gitdir}"
-    elif "symbolic link" in why:
-        fix = "remove the link it names (git makes none there)"
-    elif "is not a folder" in why:  # a worktree's or a submodule's .git file: another repository's
-        return SyncError(f"{why}: lh sync runs no git there until it is fixed",
+    fix = _fix(gitdir, why)
+    if fix is None:  # a worktree's or a submodule's .git file: another repository's
+        return SyncError(f"{why}: {RUNS_NO_GIT}",
                          hint=f"move {gitdir} away: lh sync keeps a repository of its own in the data folder")
-    else:
-        fix = f"chmod -R go-w {gitdir}"
-    return SyncError(f"{why}: lh sync runs no git there until it is fixed",
+    return SyncError(f"{why}: {RUNS_NO_GIT}",
                      hint=f"look in {os.path.join(gitdir, 'config')} for lines you did not write, then {fix}")
+
+
+def _fix(gitdir: str, why: str) -> str | None:
+    """What to run on the repository ``gitdir`` that :func:`repository_problem` refused with ``why``;
+    None when ``gitdir`` is a file (no chmod makes it a repository)."""
+    if "belongs to uid" in why:  # why: chmod alone fails on another user's file (a `sudo git gc` there)
+        return f"give it back (sudo chown -R \"$(id -un)\" {gitdir}) and chmod -R go-w {gitdir}"
+    if "symbolic link" in why:
+        return "remove the link it names (git makes none there)"
+    if "without the sticky bit" in why:  # why: about the folder holding it, which chmod -R leaves open
+        return "chmod go-w (or chmod +t) the folder it names, or move the repository into a folder of yours"
+    if "is not a folder" in why:
+        return None
+    return f"chmod -R go-w {gitdir}"
+
+
+def remote_refusal(url: str, data: str, env: Mapping[str, str] | None = None) -> SyncError | None:
+    """The error a round raises (and ``lh doctor`` prints) when the remote ``url`` is on this machine
+    and another user could write what git runs there (``repo_guard.remote_problem``; a relative path
+    is read from ``data``, where git runs); None when git may use it, or when it is another machine's."""
+    found = remote_problem(url, data, env)
+    if not found:
+        return None
+    where, why = found
+    said = f"[sync] remote {url}: {why}: {RUNS_NO_GIT}"
+    if why.startswith((f"{where} is a symbolic link", f"{where} is not a folder")):
+        return SyncError(said, hint="set [sync] remote to the path of a bare repository of yours (git init --bare "
+                                    "PATH), not a link to one or a file (lh config path shows the file)")
+    return SyncError(said, hint=f"look in {os.path.join(where, 'config')} and {os.path.join(where, 'hooks')} "
+                                f"for what you did not write, then {_fix(where, why)}")
+
+
+def refusal(data: str, remote: str, env: Mapping[str, str] | None = None) -> SyncError | None:
+    """:func:`gitdir_refusal`, else :func:`remote_refusal` of ``remote``: what ``lh sync --status`` and
+    ``lh doctor`` say before they run any git."""
+    return gitdir_refusal(data) or (remote_refusal(remote, data, env) if remote else None)
 
 
 def _guarded(data: str) -> None:
@@ -131,6 +149,23 @@ def _persons_ssh(data: str, genv: Mapping[str, str]) -> bool:
     return got.ok and bool(got.stdout.strip())
 
 
+def _remote_guarded(data: str, args: tuple[str, ...], genv: Mapping[str, str]) -> None:
+    """Raise :func:`remote_refusal` for each URL the git command ``args`` reaches (its remote's, as
+    ``git remote get-url`` gives them: ``insteadOf`` applied, a push's ``pushurl``), looked at again
+    before each command that reaches it. A name that is no remote is the URL itself."""
+    name = next((a for a in args[1:] if not a.startswith("-")), "origin")
+    push = ["--push"] if args[0] == "push" else []
+    try:
+        got = proc.run(["git", "-C", data, "remote", "get-url", "--all", *push, name], timeout=GIT_TIMEOUT,
+                       env=dict(genv))
+    except proc.CommandNotFound:
+        return  # why: _git says "git not found" next
+    for url in got.stdout.splitlines() if got.ok else [name]:
+        refused = remote_refusal(url, data, genv)
+        if refused:
+            raise refused
+
+
 def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True,
          env: Mapping[str, str] | None = None) -> proc.Result:
     _guarded(data)
@@ -142,8 +177,10 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
     for var in ("GIT_SSH_COMMAND", "GIT_SSH"):
         if not genv.get(var, "x"):  # why: an empty one ("export GIT_SSH_COMMAND=") hid the person's config
             del genv[var]
-    if args and args[0] in REMOTE_COMMANDS and not _persons_ssh(data, genv):
-        genv["GIT_SSH_COMMAND"] = BATCH_SSH
+    if args and args[0] in REMOTE_COMMANDS:
+        _remote_guarded(data, args, genv)
+        if not _persons_ssh(data, genv):
+            genv["GIT_SSH_COMMAND"] = BATCH_SSH
     try:
         result = proc.run(["git", "-C", data, *args], timeout=timeout, env=genv, umask=GIT_UMASK)
     except proc.CommandNotFound:

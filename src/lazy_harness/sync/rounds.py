@@ -13,7 +13,7 @@ from lazy_harness.errors import LhError
 from lazy_harness.sync import arrivals, conflicts, forgotten
 from lazy_harness.sync.leftovers import repair
 from lazy_harness.sync.merge import _fetch, known_remote, merge_remote, remember_remote, rewritten_from
-from lazy_harness.sync.repo import BRANCH, SyncError, _git, _has_head, _remote_has_branch, gitdir_refusal, one_line
+from lazy_harness.sync.repo import BRANCH, SyncError, _git, _has_head, _remote_has_branch, one_line, refusal
 from lazy_harness.sync.repo_setup import ensure_repo
 from lazy_harness.sync.scan import (_refused, commit_local, left_out_line, outgoing_secrets, rewrite_unpushed,
                                     unpushed_secrets)
@@ -387,8 +387,10 @@ def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
            "last_error": state.get("last_error"), "last_hint": state.get("last_hint"), "ahead": None,
            "behind": None, "data": data,
            "conflicts": state.get("conflicts") or [], "not_synced": state.get("not_synced")}
-    refused = gitdir_refusal(data)
-    if refused:  # why before the look below: a .git that is a file is no folder, and would pass unsaid
+    # why before the look below: a .git that is a file is no folder, and would pass unsaid; a remote
+    # on this machine that others could write is said here too, though no git reaches it below
+    refused = refusal(data, configured_remote(cfg), env)
+    if refused:
         raise refused
     if os.path.isdir(os.path.join(data, ".git")) and _has_head(data, env) and _remote_has_branch(data, env):
         counts = _git(data, "rev-list", "--left-right", "--count", f"HEAD...origin/{BRANCH}", env=env).stdout.split()
