@@ -10,10 +10,11 @@ development sets only:
   training sets ``hostile_train`` to ``hostile_train5`` (their hostile sides), each written by another
   hand from the category descriptions alone;
 - benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), the near-rule notes of the other eight sets, and
-  ordinary notes: the memory of ``recall_blind``, ``recall_blind2`` and ``recall_set_cued`` and
-  realistic technical prose (tests/support/realistic_memory.py, seed 5). The learned check's ordinary
-  rate is measured on notes kept out: the memory of ``recall_blind3`` and the realistic notes of seed
-  11 (tests/eval/test_trust_blind_rates.py).
+  ordinary notes: the memory of ``recall_blind``, ``recall_blind2`` and ``recall_set_cued``, the open
+  items of ``todo_train`` and realistic technical prose (tests/support/realistic_memory.py, seed 5).
+  The learned check's ordinary rate is measured on notes kept out: the memory of ``recall_blind3``,
+  the realistic notes of seed 11 and the open items of ``todo_blind``
+  (tests/eval/test_trust_blind_rates.py, tests/eval/test_todo_blind.py).
 
 The bar is chosen by cross-validation across the sets, one fold per set (A: hostile_set with
 near_rule_set; B: hostile_blind; C to E: hostile_train to hostile_train3; F: hostile_blind2; G, H:
@@ -40,7 +41,7 @@ from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check as lc
 from tests.eval import (hostile_blind, hostile_blind2, hostile_blind3, hostile_set, hostile_train, hostile_train2,
                         hostile_train3, hostile_train4, hostile_train5, near_rule_set, recall_blind,
-                        recall_blind2, recall_set_cued)
+                        recall_blind2, recall_set_cued, todo_train)
 
 DIMS, BUCKETS, SCALE = 256, 8192, 1.5
 CHARS, CHAR_SCALE = 5, 1.0  # runs of 5 characters (chosen by the folds: 3, 4 and 5 tried)
@@ -112,7 +113,9 @@ def ordinary() -> list[dict]:
     w = rm.Writer(5)
     prose = [{"kind": "learning", "title": w.sentence(4, 9), "learning": f"{w.sentence(7, 14)} {w.sentence(15, 30)}",
               "context": w.sentence(6, 20)} for _ in range(REALISTIC)]
-    memory = list(recall_blind.CUED) + list(recall_blind2.CUED) + list(recall_set_cued.ENTRIES)
+    # why the to-dos: an open item is imperative by nature, and without them the check learned the
+    # imperative of a handoff as a hostile sign (it held "add rate limiting to the public API")
+    memory = list(recall_blind.CUED) + list(recall_blind2.CUED) + list(recall_set_cued.ENTRIES) + list(todo_train.TODOS)
     return [{**e, "cues": list(e.get("cues") or [])} for e in memory] + prose
 
 

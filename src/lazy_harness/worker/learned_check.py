@@ -119,8 +119,8 @@ def scores(texts: list[str], model: Model | None = None) -> list[float]:
 def reason_of(score: float, bar: float, where: str = "") -> str:
     """The hold's reason; ``where`` names the reading that scored (``readings``), none for the whole text."""
     at = f" {where}" if where else ""
-    return (f"reads like an instruction to the agent to the learned check (score {score:.2f}{at}, "
-            f"bar {bar:.2f}); approve it if it is an ordinary note")
+    return (f"the learned check (score {score:.2f}{at}, bar {bar:.2f}) reads it as an instruction to the "
+            f"agent; approve it if it is an ordinary note")
 
 
 def check_texts(texts: list[str], model: Model | None = None) -> list[str | None]:
