@@ -57,8 +57,9 @@ def generic(term: str) -> bool:
 
 # Words that mean or name the same thing in everyday software work, one group a line: a word finds every
 # other word of its lines; hyphenated words are searched as phrases. Grow it with words that mean the same
-# in software for everyone, never with the words of one memory or one test set. (Kept in this module: the
-# hook's import allow-list.)
+# in software for everyone, never with the words of one memory or one test set. A file extension is no
+# synonym of its language: in memory, "py" is mostly the end of a file's name, which every entry of a
+# Python project has. (Kept in this module: the hook's import allow-list.)
 GROUPS = """
 error errors exception exceptions traceback stacktrace failure failures fault faults
 crash crashes crashed crashing segfault panic abort dies died killed
@@ -211,7 +212,6 @@ expire expired expiry expiration renew renewal renewed rotate rotated rotation
 blank empty
 compress compressed compression resize resized resizing shrink
 rate ratelimit throttle throttling
-python py
 javascript js node nodejs
 react react-native expo
 django flask fastapi
