@@ -16,17 +16,72 @@ def fix(path: str, why: str) -> str:
         return _holder_fix(path, why)
     if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
         held = why.split(" is open to group or others", 1)[0]
-        return (f"chmod go-w {held} (or chmod +t {held}), or point XDG_CACHE_HOME or LH_CONFIG at a place "
-                "of yours")
+        elsewhere = "point XDG_CACHE_HOME or LH_CONFIG at a place of yours"
+        owner = _owner_if_not_yours(held)
+        if owner:  # why: only its owner (or root) may chmod it
+            return f"{elsewhere}, or ask {owner} or an administrator to chmod go-w {held}"
+        return f"chmod go-w {held} (or chmod +t {held}), or {elsewhere}"
     file_fix = fix_for_file(path, why)
     if file_fix:
         return file_fix
     if os.path.isfile(path) and "open to group or others" in why:
         return f"chmod go-w {path}"
-    if "belongs to uid" in why or "symbolic link" in why or "not a folder" in why:
-        return (f"remove {path} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
-                "XDG_STATE_HOME, LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
+    for marker in (" belongs to uid", " is a symbolic link", " is not a folder"):
+        if marker in why:
+            return _not_ours_fix(path, why.split(marker, 1)[0])
     return f"chmod 700 {path}"
+
+
+def _not_ours_fix(path: str, named: str) -> str:
+    """The fix for ``named`` (another user's, a link or not a folder) found where ``path``, ours, is or
+    above it: remove it, when the folder holding it lets the person; else put ours elsewhere, or ask
+    its owner. why: in a sticky folder not theirs (another user made /tmp/lazy-harness) ``rm`` fails."""
+    if _removable(named):
+        return (f"remove {named} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
+                "XDG_STATE_HOME, LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
+    setting = _setting_of(path)
+    example = _EXAMPLES.get(setting)
+    mine = f" (e.g. {example})" if example and not paths.is_within(path, paths.home()) else ""
+    owner = _owner_if_not_yours(named) or "its owner"
+    return f"point {setting} at a folder of yours{mine}, or ask {owner} or an administrator to remove {named}"
+
+
+# where each setting points when it is not set: a folder of the person's own, said as an example
+_EXAMPLES = {"XDG_CACHE_HOME": "~/.cache", "XDG_DATA_HOME": "~/.local/share", "XDG_STATE_HOME": "~/.local/state",
+             "XDG_CONFIG_HOME": "~/.config"}
+
+
+def _removable(path: str) -> bool:
+    """Whether the person may remove (or rename) ``path`` from the folder holding it: that folder lets
+    them write in it, and is not sticky or is theirs or ``path`` is (root may always)."""
+    me, holder = os.geteuid(), os.path.dirname(path)
+    if me == 0:
+        return True
+    try:
+        up, st = os.stat(holder), os.lstat(path)
+    except OSError:
+        return False
+    if not os.access(holder, os.W_OK | os.X_OK, effective_ids=True):
+        return False
+    return not up.st_mode & 0o1000 or me in (up.st_uid, st.st_uid)
+
+
+def _owner_if_not_yours(path: str) -> str | None:
+    """Who ``path`` belongs to (their user name, else "uid N") when the person cannot change it: it is
+    not theirs and they are not root; None otherwise, or when it cannot be looked at."""
+    me = os.geteuid()
+    try:
+        uid = os.lstat(path).st_uid
+    except OSError:
+        return None
+    if me in (0, uid):
+        return None
+    import pwd  # why here: read only for a refused folder of another user
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def fix_for_file(path: str, why: str) -> str | None:
@@ -38,12 +93,19 @@ def fix_for_file(path: str, why: str) -> str | None:
         if marker not in why:
             continue
         named = why.rsplit(marker, 1)[0]  # why: a followed link's target, the holder: not always ``path``
+        owner = _owner_if_not_yours(named)
         if marker == " cannot be opened as a folder (":
-            return f"chmod 700 {named}" if denied else None
-        if denied:
+            if not denied:
+                return None
+            return (f"ask {owner} or an administrator to let you open {named}, or point XDG_CONFIG_HOME or "
+                    "LH_CONFIG at a place of yours") if owner else f"chmod 700 {named}"
+        if denied and not owner:
             return f"chmod 600 {named}"
         init = ", then lh config init writes a new one" if named == paths.config_file() else ""
-        return f"move {named} aside{init}"
+        if owner and not _removable(named):
+            return (f"ask {owner} or an administrator to move {named} aside, or point LH_CONFIG at a file of "
+                    "yours")
+        return f"move {named} aside (it is {owner}'s){init}" if owner else f"move {named} aside{init}"
     return None
 
 

@@ -12,8 +12,18 @@ from lazy_harness.cli.doctor_report import Report
 
 
 def check_writable(r: Report, check: str, folder: str) -> None:
+    """Whether ``folder`` can be written: fails when it lies in a folder of ours that is refused (nothing
+    is written there until it is fixed), says nothing when it is that folder (:func:`check_private_folders`
+    fails it), else looks at the nearest existing folder."""
     # why absolute: from a relative folder (a relative HOME) the walk up reached "" and never ended
     whole = probe = os.path.abspath(folder)
+    refused = _refused_holder(whole)
+    if refused:
+        from lazy_harness import private
+
+        if refused[0] != whole:  # why: one of ours itself is failed once, by check_private_folders
+            r.line("fail", check, f"{folder}: not used while {refused[1]}", private.fix(*refused))
+        return
     while not os.path.exists(probe):
         probe = os.path.dirname(probe)
     if not os.path.isdir(probe):
@@ -24,6 +34,22 @@ def check_writable(r: Report, check: str, folder: str) -> None:
         r.line("ok", check, f"{folder} (created on first use)")
     else:
         r.line("ok", check, f"{folder} is writable")
+
+
+def _refused_holder(folder: str) -> tuple[str, str] | None:
+    """The innermost folder of ours that is ``folder`` or holds it and is refused (ADR 0031), with why:
+    (path, why); None when there is none."""
+    from lazy_harness import private
+
+    ours = [(os.path.abspath(path), strict) for _, path, strict in private.folders()]
+    holding = sorted(((path, strict) for path, strict in ours
+                      if folder == path or folder.startswith(path.rstrip(os.sep) + os.sep)),
+                     key=lambda each: len(each[0]), reverse=True)
+    for path, strict in holding:
+        why = private.problem(path, strict)
+        if why:
+            return path, why
+    return None
 
 
 def check_private_folders(r: Report) -> None:

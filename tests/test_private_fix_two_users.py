@@ -1,0 +1,140 @@
+"""What a refused folder's fix tells a person who cannot remove or change what is at fault (ADR 0031).
+Another user made /tmp/lazy-harness before them: /tmp is sticky and not theirs, so ``rm`` fails; they
+are told where else to keep ours and whom to ask, the owner named. The person is ``nobody`` (uid
+65534) for the call, the folders are made by root: the test needs root (CI runs as root)."""
+
+import os
+import pwd
+import shutil
+import tempfile
+
+import pytest
+
+from lazy_harness import paths, private, private_fix
+
+ME = os.geteuid()
+PERSON = 65534  # nobody
+as_root = pytest.mark.skipif(ME != 0, reason="acting as another user needs root (CI runs as root)")
+
+
+def _as_person(call, *args) -> str:
+    """``call(*args)`` run in a child acting as the person (effective uid and gid 65534)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setegid(PERSON)
+            os.seteuid(PERSON)
+            os.write(write, str(call(*args)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as got:
+        out = got.read()
+    os.waitpid(pid, 0)
+    return out
+
+
+@pytest.fixture
+def shared():
+    """A world like /tmp: a root-owned sticky folder (1777) under a folder everyone may enter."""
+    top = tempfile.mkdtemp(prefix="lh-two-users-")
+    os.chmod(top, 0o755)
+    tmp = os.path.join(top, "tmp")
+    os.mkdir(tmp)
+    os.chmod(tmp, 0o1777)
+    yield tmp
+    shutil.rmtree(top)
+
+
+def _made_by(path: str, uid: int, mode: int = 0o755) -> str:
+    os.mkdir(path)
+    os.chown(path, uid, uid)
+    os.chmod(path, mode)
+    return path
+
+
+@as_root
+@pytest.mark.parametrize("owner_uid", [1, 4242], ids=["named-owner", "unnamed-owner"])
+def test_a_cache_folder_another_user_made_in_a_sticky_folder_is_not_to_be_removed(shared, monkeypatch, owner_uid):
+    monkeypatch.setenv("XDG_CACHE_HOME", shared)
+    theirs = _made_by(paths.cache_dir(), owner_uid)
+    private._PLACES.clear()
+    why = _as_person(private.problem, theirs)
+    assert why == f"{theirs} belongs to uid {owner_uid}, not to you (uid {PERSON})"
+    said = _as_person(private_fix.fix, theirs, why)
+    try:
+        owner = pwd.getpwuid(owner_uid).pw_name
+    except KeyError:
+        owner = f"uid {owner_uid}"
+    assert "remove " + theirs + " (it is not yours)" not in said, said
+    assert not said.startswith("remove"), said
+    assert "point XDG_CACHE_HOME at a folder of yours" in said, said
+    assert f"ask {owner} or an administrator to remove {theirs}" in said, said
+
+
+@as_root
+def test_a_data_folder_another_user_made_in_a_sticky_folder_names_xdg_data_home(shared, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", shared)
+    theirs = _made_by(paths.data_dir(), 1)
+    said = _as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    assert "point XDG_DATA_HOME at a folder of yours" in said and "ask daemon or an administrator" in said, said
+    assert not said.startswith("remove"), said
+
+
+@as_root
+def test_a_folder_another_user_made_in_the_persons_own_folder_may_still_be_removed(shared, monkeypatch):
+    mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o700)
+    monkeypatch.setenv("XDG_CACHE_HOME", mine)
+    theirs = _made_by(paths.cache_dir(), 1)
+    said = _as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    assert said.startswith(f"remove {theirs} (it is not yours)"), said
+
+
+@as_root
+def test_the_fix_names_the_folder_at_fault_not_the_one_below_it(shared, monkeypatch):
+    """The hooks' bundle folder (cache/hooks) refused because the cache folder is another user's: what
+    is to be removed, or asked for, is the cache folder."""
+    monkeypatch.setenv("XDG_CACHE_HOME", shared)
+    theirs = _made_by(paths.cache_dir(), 1)
+    below = os.path.join(theirs, "hooks")
+    said = _as_person(private_fix.fix, below, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    assert below not in said and f"ask daemon or an administrator to remove {theirs}" in said, said
+
+
+@as_root
+def test_an_open_folder_of_another_user_is_not_to_be_chmodded_by_the_person(shared, monkeypatch):
+    """config.toml's folder open to others without the sticky bit, and root's: ``chmod go-w`` is root's
+    to run, not the person's."""
+    opened = _made_by(os.path.join(shared, "etc-lh"), 0, 0o777)
+    config = os.path.join(opened, "config.toml")
+    why = f"{opened} is open to group or others (mode 0777) without the sticky bit"
+    said = _as_person(private_fix.fix, config, why)
+    assert not said.startswith("chmod"), said
+    assert f"ask root or an administrator to chmod go-w {opened}" in said, said
+    mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o777)
+    said = _as_person(private_fix.fix, os.path.join(mine, "config.toml"), why.replace(opened, mine))
+    assert said.startswith(f"chmod go-w {mine} (or chmod +t {mine})"), said
+
+
+@as_root
+def test_a_config_file_of_another_user_that_cannot_be_read_is_not_to_be_chmodded(shared, monkeypatch):
+    """``sudo lh config init`` left a root-owned 0600 config.toml: ``chmod 600`` is not the person's to run."""
+    home = _made_by(os.path.join(shared, "home"), PERSON, 0o700)
+    folder = _made_by(os.path.join(home, "lh"), PERSON, 0o700)
+    config = os.path.join(folder, "config.toml")
+    with open(config, "w") as fh:
+        fh.write("")
+    os.chmod(config, 0o600)
+    monkeypatch.setenv("LH_CONFIG", config)
+    why = _as_person(private.config_problem)
+    assert why == f"{config} cannot be read (Permission denied)", why
+    said = _as_person(private_fix.fix, config, why)
+    assert not said.startswith("chmod"), said
+    assert said.startswith(f"move {config} aside (it is root's)"), said
+    os.chmod(folder, 0o1777)
+    os.chown(folder, 0, 0)
+    said = _as_person(private_fix.fix, config, why)
+    assert "ask root or an administrator" in said and not said.startswith(("chmod", "move")), said
