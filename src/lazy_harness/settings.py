@@ -225,7 +225,7 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None, held: dict | N
     return removed
 
 
-def merged(data: dict, events: dict[str, int], python: str | None = None, portable: bool = False,
+def merged(data: dict, events: Mapping[str, float], python: str | None = None, portable: bool = False,
            agent: str | None = None) -> dict:
     """A copy of ``data`` with exactly our entries for ``events`` (pure: no I/O)."""
     out = copy.deepcopy(data)
@@ -254,7 +254,7 @@ def _without_ours(data: dict) -> str:
     return json.dumps(rest, ensure_ascii=False)
 
 
-def install(path: str, events: dict[str, int] | None = None, python: str | None = None,
+def install(path: str, events: Mapping[str, float] | None = None, python: str | None = None,
             now: float | None = None, portable: bool = False, backup: str | None = None,
             agent: str | None = None) -> Change:
     """Make ``path`` hold exactly our entries for ``events`` (default: all of EVENTS, or CODEX_EVENTS

@@ -5,12 +5,14 @@ merged with the person's own entries as settings.json is (settings.py), then tru
 
 from __future__ import annotations
 
+import json
 import os
 
 import click
 
 from lazy_harness import (
     codex_trust, codex_trust_listing, codex_trust_server, paths, settings, settings_read, settings_write)
+from lazy_harness.cli.hooks_install import kept_timeouts
 from lazy_harness.errors import SettingsError
 
 TYPE_CHECKING = False
@@ -34,8 +36,9 @@ def install(cwd: str | None = None) -> bool:
     them (it refuses the whole file, cannot load its config.toml, or its hooks are off: exit 1)."""
     target = paths.codex_hooks_file()
     extra = foreign_keys(target)
-    change = settings.install(target, backup=settings_write.backup_file(target), agent=settings.CODEX)
-    events = ", ".join(f"{e} (timeout {settings.CODEX_EVENTS[e]} s)" for e in change.events)
+    timeouts, kept = kept_timeouts(target, settings.CODEX_EVENTS, agent=settings.CODEX)
+    change = settings.install(target, timeouts, backup=settings_write.backup_file(target), agent=settings.CODEX)
+    events = ", ".join(f"{e} (timeout {json.dumps(timeouts[e])} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
     else:
@@ -44,6 +47,8 @@ def install(cwd: str | None = None) -> bool:
             click.echo(f"backup: {change.backup}")
     click.echo(f"hooks: {events}")
     click.echo(f"command: {settings.command_for('<Event>', agent=settings.CODEX)}")
+    for line in kept:
+        click.echo(line)
     for warning in change.warnings:
         click.echo(f"warning: {warning}")
     for key in extra:

@@ -1,10 +1,12 @@
 """The steps of ``lh hooks install`` and ``uninstall`` around the settings file's write: the plugin
-already running the hooks, the write's own lines, the other files and plugin installs that would run
-them twice, the folder install made, the hooks' bundle (and ``lh doctor``'s line on it), the compound
-loop switched on, and what still queues sessions once the hooks are gone."""
+already running the hooks, the timeouts the person set in our entries (kept), the write's own lines,
+the other files and plugin installs that would run them twice, the folder install made, the hooks'
+bundle (and ``lh doctor``'s line on it), the compound loop switched on, and what still queues sessions
+once the hooks are gone."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -12,7 +14,7 @@ import sys
 
 import click
 
-from lazy_harness import config, settings, settings_write
+from lazy_harness import config, settings, settings_read, settings_write
 from lazy_harness.cli.hooks_found import settings_files
 from lazy_harness.cli.hooks_target import project_of, read_by_claude
 from lazy_harness.errors import SettingsError
@@ -155,9 +157,44 @@ def remove_made_folder(target: str) -> None:
         click.echo(f"warning: {folder} left in place: {exc}")
 
 
+def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
+                  agent: str | None = None) -> tuple[dict[str, float], list[str]]:
+    """The timeouts install writes into ``target``: ours (``events``), but a positive number the person
+    set in the entry of ours for an event (the first in the file) is kept (docs/adr/0058, amendment).
+    And one line for each timeout kept, each bad one replaced by ours, and each command of ours that
+    is rewritten (it must run this install), naming the command it had."""
+    wanted: dict[str, float] = dict(events)
+    try:
+        data, _ = settings_read.read(target)
+    except SettingsError:
+        return wanted, []  # why: install refuses the file with its own line, nothing written
+    lines, seen = [], set()
+    for found in settings.find_ours(data or {}):
+        event, timeout = found.event, found.timeout
+        if event not in events or event in seen:
+            continue
+        seen.add(event)
+        if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0:
+            wanted[event] = timeout
+            if timeout != events[event]:
+                lines.append(f"kept your timeout {json.dumps(timeout)} s for {event} in {target}")
+        else:
+            had = ("it had none" if timeout is None
+                   else f"{json.dumps(timeout, ensure_ascii=False)} is not a positive number")
+            lines.append(f"replaced the timeout of {event} in {target} ({had}): ours, {events[event]} s, "
+                         "is written")
+        command = settings.command_for(event, portable=portable, agent=agent)
+        if found.command != command:
+            # why as JSON: as the file holds it, and on one line (ours spans three)
+            lines.append(f"rewrote the command of {event} in {target} to run this install; it was: "
+                         f"{json.dumps(found.command, ensure_ascii=False)}")
+    return wanted, lines
+
+
 def register(target: str, portable: bool) -> None:
-    change = settings.install(target, portable=portable, backup=settings_write.backup_file(target))
-    events = ", ".join(f"{e} (timeout {settings.EVENTS[e]} s)" for e in change.events)
+    timeouts, kept = kept_timeouts(target, settings.EVENTS, portable)
+    change = settings.install(target, timeouts, portable=portable, backup=settings_write.backup_file(target))
+    events = ", ".join(f"{e} (timeout {json.dumps(timeouts[e])} s)" for e in change.events)
     if change.action == "unchanged":
         click.echo(f"already installed: {target} holds our hooks; nothing changed")
         click.echo(f"hooks: {events}")
@@ -167,6 +204,8 @@ def register(target: str, portable: bool) -> None:
         click.echo(f"command: {settings.command_for('<Event>', portable=portable)}")
         if change.backup:
             click.echo(f"backup: {change.backup}")
+    for line in kept:
+        click.echo(line)
     for warning in change.warnings:
         click.echo(f"warning: {warning}")
     if portable and not shutil.which(settings.SCRIPT):
