@@ -173,7 +173,7 @@ def test_the_persons_approval_counts_travels_with_the_key_and_undo_takes_it_back
         fh.write(json.dumps(_decision(EVIL, key)) + "\n")
     did = ids.entry_id("decision", EVIL)
     assert "attacker.example" not in a.start(a.alpha)[0]  # held at read time
-    run = by_hand.approve(a.mdir(a.alpha), paths.learnings_dir(), "alpha", [did], "mine", time.time())
+    run, _ = by_hand.approve(a.mdir(a.alpha), paths.learnings_dir(), "alpha", [did], "mine", time.time())
     assert "attacker.example" in a.start(a.alpha)[0]
     [mark] = [m for m in marks.read(a.mdir(a.alpha)) if m["op"] == "approve"]
     assert len(mark["mac"]) == 64

@@ -28,7 +28,7 @@ def test_approving_a_held_decision_stamps_its_mark_with_the_runs_time(tmp_path):
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [rec])
     eid = ids.of_record(rec, "decision")
     assert [h["id"] for h in held_review.listing(mdir, ldir)] == [eid]
-    run = by_hand.approve(mdir, ldir, "app", [eid], "mine", NOW)
+    run, _ = by_hand.approve(mdir, ldir, "app", [eid], "mine", NOW)
     approves = [m for m in marks.by_id(mdir, marks.OPS).get(eid, []) if m.get("op") == held.APPROVE]
     assert [(m["ts"], m["run"]) for m in approves] == [(stamp(NOW), run)]
 

@@ -111,7 +111,7 @@ def test_approving_a_held_learning_copied_by_hand_releases_every_copy_and_undo_h
     copy = _copy(path)
     eid = _id(path)
     before = {p: open(p, "rb").read() for p in (path, copy)}
-    run = by_hand.approve(world.mdir, world.ldir, "proj", eid, "mine", NOW)
+    run, _ = by_hand.approve(world.mdir, world.ldir, "proj", eid, "mine", NOW)
     assert (_status(path), _status(copy)) == ("active", "active")
     assert all(held.learning_approved(held.learning_text(p)[0], held.learning_text(p)[1], p) for p in (path, copy))
     assert [h for h in world.listing() if h["id"] == eid] == []

@@ -284,28 +284,10 @@ def approve(entry_ids: tuple[str, ...], project: str | None, every: bool, reason
     if not entry_ids and not every:
         raise click.UsageError("name the ids to approve (lh memory held lists them), or --all")
     _, cfg, mdir, ldir, name = _where(project)
-    run = by_hand.approve(mdir, ldir, name, list(entry_ids), reason, time.time(), every, state.policy(cfg))
+    run, approved = by_hand.approve(mdir, ldir, name, list(entry_ids), reason, time.time(), every,
+                                    state.policy(cfg))
     index_after(mdir, ldir)
-    click.echo(f"approved {_approved(_run_ids(mdir, run) or list(dict.fromkeys(entry_ids)))} "
-               f"(undo: lh memory undo {run})")
-
-
-def _run_ids(mdir: str, run: str) -> list[str]:
-    """The ids an approval run approved, as its journal names them (``by_hand.approve`` notes ``approve
-    ID, ID: reason``): what ``--all`` took is known only there. [] when the journal cannot be read."""
-    import json
-
-    from lazy_harness.memory import journal
-
-    try:
-        with open(os.path.join(journal.folder(mdir), f"{run}.json"), encoding="utf-8") as fh:
-            changes = json.load(fh).get("changes") or []
-    except (OSError, ValueError, AttributeError):
-        return []
-    for change in changes:
-        if isinstance(change, str) and change.startswith("approve "):
-            return change[len("approve "):].partition(": ")[0].split(", ")  # an id holds neither ", " nor ": "
-    return []
+    click.echo(f"approved {_approved(approved)} (undo: lh memory undo {run})")
 
 
 _PLURAL = {"decision": "decisions", "failure": "failures", "learning": "learnings", "handoff": "open items"}

@@ -392,11 +392,11 @@ def _named(h: dict) -> str:
 
 
 def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[str] | str, reason: str,
-            now: float, every: bool = False, cross: str = state.ASK) -> str:
+            now: float, every: bool = False, cross: str = state.ASK) -> tuple[str, list[str]]:
     """Approve entries in one run (ADR 0024, 0032): a held one is shown to sessions again, a learning
     that waited is shown in every project. ``every``: all the learnings that wait for approval to be
     used in other projects (not the entries the hold check held: each of those needs its id).
-    Returns the run id for ``lh memory undo``."""
+    Returns the run id for ``lh memory undo`` and the ids approved (what ``every`` took is known here only)."""
     wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
     # why under one_at_a_time, from the listing to the run: the same Approve sent twice at once wrote two
     # approvals and two runs; the second now finds the entry no longer held, as after an earlier approval
@@ -423,7 +423,7 @@ def _nothing_waits(listing: list[dict]) -> LhError:
 
 
 def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str], reason: str, now: float,
-             every: bool, cross: str) -> str:
+             every: bool, cross: str) -> tuple[str, list[str]]:
     """:func:`approve` once its lock is held."""
     waiting = held_review.listing(memory_dir, learnings_dir, cross)
     by_id: dict[str, list[dict]] = {}
@@ -456,5 +456,5 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
             for path in paths_:
                 held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at)
 
-    note = f"approve {', '.join(e for e, _, _ in found)}: {reason}"
-    return _change(memory_dir, "approve", project, note, make, now)
+    approved = [e for e, _, _ in found]
+    return _change(memory_dir, "approve", project, f"approve {', '.join(approved)}: {reason}", make, now), approved

@@ -62,8 +62,8 @@ def approve(p: Project, form: dict, cfg: Config, now: float) -> str:
     from lazy_harness.memory import state
 
     eid = _field(form, "id").strip()
-    run = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, [eid], form.get("reason") or "approved in lh ui", now,
-                          cross=state.policy(cfg))
+    run, _ = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, [eid], form.get("reason") or "approved in lh ui",
+                             now, cross=state.policy(cfg))
     return f"approved {eid} (undo: {_undo(p, run)})"
 
 
