@@ -386,7 +386,7 @@ def refusal(env: Mapping[str, str] | None = None, which: tuple[str, ...] | None 
     return f"{why}; not used until it is fixed (lh doctor lists each one)", fix(path, why)
 
 
-def fix(path: str, why: str, uid: int | None = None) -> str:
+def fix(path: str, why: str) -> str:
     """What to run for ``path`` refused for ``why``: :func:`lazy_harness.private_fix.fix`."""
     from lazy_harness import private_fix  # why here: read only once something is refused
 

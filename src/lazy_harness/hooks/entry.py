@@ -126,11 +126,11 @@ def refused(event: str, payload: dict, env: Mapping[str, str], now: float, plugi
         return skipped, None
     if config:
         told = (f"lazy-harness: config.toml is not read ({why}): memory is not read back and sessions wait to be "
-                f"distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
+                f"distilled until it is fixed; to fix it: {private.fix(path, why)} (lh doctor lists what is wrong)")
     else:
         what = next((w for w, p, _ in private.folders(env) if p == path), "")
         told = (f"lazy-harness: the {what} folder is not used ({why}): memory is not read back and sessions are "
-                f"not distilled until it is fixed; run: {private.fix(path, why)} (lh doctor lists what is wrong)")
+                f"not distilled until it is fixed; to fix it: {private.fix(path, why)} (lh doctor lists what is wrong)")
     return f"{skipped}; told the person", jsonload.dumps({"systemMessage": told}) + "\n"
 
 
