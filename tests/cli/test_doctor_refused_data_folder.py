@@ -31,6 +31,8 @@ def test_a_data_folder_open_to_others_fails_the_memory_and_learnings_lines(tmp_p
     why = f"{data} is open to group or others (mode 0777)"
     for check in ("memory folder", "learnings folder", "data folder"):
         _fails_with(r.out, check, why, f"chmod 700 {data}")
+    ledger = paths.ledger_file()
+    assert _lines(r.out, "ledger lines") == [f"fail  ledger lines: {ledger}: not read while {why}"]
 
 
 @pytest.mark.skipif(ME != 0, reason="giving a folder to another user needs root (CI runs as root)")

@@ -17,7 +17,7 @@ def check_writable(r: Report, check: str, folder: str) -> None:
     fails it), else looks at the nearest existing folder."""
     # why absolute: from a relative folder (a relative HOME) the walk up reached "" and never ended
     whole = probe = os.path.abspath(folder)
-    refused = _refused_holder(whole)
+    refused = refused_holder(whole)
     if refused:
         from lazy_harness import private
 
@@ -36,7 +36,7 @@ def check_writable(r: Report, check: str, folder: str) -> None:
         r.line("ok", check, f"{folder} is writable")
 
 
-def _refused_holder(folder: str) -> tuple[str, str] | None:
+def refused_holder(folder: str) -> tuple[str, str] | None:
     """The innermost folder of ours that is ``folder`` or holds it and is refused (ADR 0031), with why:
     (path, why); None when there is none."""
     from lazy_harness import private
