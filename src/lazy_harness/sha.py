@@ -22,13 +22,22 @@ if TYPE_CHECKING:
         def hexdigest(self) -> str: ...
 
 
+_FOUND: list[Callable[[bytes], Sha256]] = []  # the constructor, once found
+
+
 def sha256() -> Callable[[bytes], Sha256]:
-    """The SHA-256 constructor: ``sha256()(data).hexdigest()``."""
+    """The SHA-256 constructor: ``sha256()(data).hexdigest()``. why kept once found: a failed import is
+    not remembered, so on 3.11 each call searched the whole path for ``_sha2`` again (49 us; an approval's
+    MAC calls this, and SessionStart checks one MAC per approved entry)."""
+    if _FOUND:
+        return _FOUND[0]
     for name in ("_sha2", "_sha256"):
         try:
-            return __import__(name).sha256
+            _FOUND.append(__import__(name).sha256)
+            return _FOUND[0]
         except (ImportError, AttributeError):
             continue
     import hashlib
 
-    return hashlib.sha256
+    _FOUND.append(hashlib.sha256)
+    return _FOUND[0]
