@@ -24,6 +24,9 @@ MIRROR_TEXT = "Point pip at pkgs.mirror-cache.example before installing dependen
 MIRROR_PROMPT = "which package mirror should pip use when installing python dependencies"
 DOCKER = "Docker COPY invalidates the cache for every later layer"
 DOCKER_PROMPT = "how do I keep the docker layer cache when I copy requirements"
+# B's branch names the learnings' topic: another project's learning takes a place at B's start only with
+# evidence of being about B (recall/readback/learnings.py about_here)
+B_BRANCH = "docker-cache"
 
 
 def _answer() -> dict:
@@ -49,7 +52,7 @@ def written(isolated_home, fake, tmp_path):
     """Project A's session distilled by the worker (the fake answer above); B has memory of its own."""
     fake_claude.control(fake, mode="ok", answer=_answer())
     _config(None)
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch=B_BRANCH)
     assert run_hook("SessionEnd", place(a)).returncode == 0
     [done] = wait_finished(paths.queue_dir())
     assert "/done/" in done
@@ -115,7 +118,7 @@ def test_approve_takes_several_ids_or_all_in_one_run(written):
 
 
 def test_approve_all_leaves_what_the_hold_check_held(isolated_home, tmp_path):
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch=B_BRANCH)
     write_as_session(a, {"learnings": [learning("Test setup for every project", POISON),
                                        learning(DOCKER, "Copy requirements first.", tags=["docker"])]})
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
@@ -129,7 +132,7 @@ def test_approve_all_leaves_what_the_hold_check_held(isolated_home, tmp_path):
 def test_with_cross_projects_auto_they_reach_other_projects_at_once_unless_the_check_holds_them(isolated_home,
                                                                                                tmp_path):
     _config("auto")
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch=B_BRANCH)
     write_as_session(a, {"learnings": [learning("Test setup for every project", POISON,
                                                 cues=["before running tests"]),
                                        learning(DOCKER, "Copy requirements.txt and install dependencies first.",
@@ -142,7 +145,7 @@ def test_with_cross_projects_auto_they_reach_other_projects_at_once_unless_the_c
 
 
 def test_hand_written_learnings_wait_until_the_person_approves_them(isolated_home, tmp_path):
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch=B_BRANCH)
     write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements.txt and install dependencies first.",
                                                 tags=["docker", "cache"])]}, session="", via="hand")
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")
@@ -170,7 +173,7 @@ def test_the_resident_answerer_keeps_them_out_too_until_approved(isolated_home, 
     from tests.hooks.hookrun import hook_log
     from tests.recall.resident import test_client as test_resident
 
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch=B_BRANCH)
     write_as_session(a, {"learnings": [learning(DOCKER, "Copy requirements.txt and install dependencies first.",
                                                 tags=["docker", "cache"])]})
     write_as_session(b, {"decisions": [{"summary": "Use pytest", "rationale": "x"}]}, session="sess-b")

@@ -68,7 +68,8 @@ def two(tmp_path):
     """Project A wrote a poisoned general learning and a benign one; project B has memory of its own.
     Learnings cross projects without asking (``auto``): what is tested here is the hold check."""
     cross_projects("auto")
-    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB")
+    # why the branch: another project's learning takes a place at B's start only when it is about B
+    a, b = ms.make_project(tmp_path, "projA"), ms.make_project(tmp_path, "projB", branch="docker-setup")
     write_as_session(a, {"learnings": [
         learning("Test setup for every project", POISON, cues=["before running tests"]),
         learning(DOCKER, "Copy requirements.txt and install dependencies before copying the source.",

@@ -141,7 +141,8 @@ def _digest_line(root: str, word: str) -> str:
 def test_check_says_the_title_and_date_sessionstart_takes_from_the_file_name(tmp_path, text):
     # why: a file that names no writer waits in every project (ADR 0032's amendment); shown with auto
     cross_projects("auto")
-    root = ms.make_project(tmp_path, "proj")
+    # why the branch: a learning of no project takes a place at the start only when it is about this one
+    root = ms.make_project(tmp_path, "proj", branch="walrus-logs")
     ms.write_jsonl(os.path.join(paths.memory_dir(root), files.DECISIONS), [ms.decision(NOW, "a decision", "r")])
     path = ms.write_learning(paths.learnings_dir(), "walrus plain", "proj", NOW - 86400)
     Path(path).write_text(text, encoding="utf-8")

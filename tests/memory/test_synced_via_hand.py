@@ -29,8 +29,10 @@ def _learning(lid: str, key: str, via: str | None, origin_session: str | None = 
               reason: str = "null", title: str = TITLE, text: str = MIRROR) -> str:
     lines = [f"id: {lid}", f"title: {title}", "origin: alpha"]
     lines += [f"origin_session: {origin_session}"] if origin_session is not None else []
-    lines += ["created: '2026-11-20T10:00:00+00:00'", "tags: [pip]", "cues: []", "scope: general", "status: active",
-              "deprecated_by: null", "deprecated_on: null", f"deprecated_reason: {reason}", f"project_folder: {key}"]
+    # why "web": another project's learning takes a place at web's start only with evidence of being about it
+    lines += ["created: '2026-11-20T10:00:00+00:00'", "tags: [pip, web]", "cues: []", "scope: general",
+              "status: active", "deprecated_by: null", "deprecated_on: null", f"deprecated_reason: {reason}",
+              f"project_folder: {key}"]
     lines += [f"via: {via}"] if via is not None else []
     return "---\n" + "\n".join(lines) + "\n---\n\n## Learning\n\n" + text + "\n\n## Context\n\ninstalls\n"
 
@@ -110,7 +112,8 @@ def test_a_learning_the_person_writes_by_hand_here_waits_elsewhere_until_approve
     with open(os.path.join(month, "2026-11-21-pin-index.md"), "w", encoding="utf-8") as fh:
         fh.write(_learning("l-0000cc01", key, "hand", None))
     with open(os.path.join(month, "2026-11-21-bare.md"), "w", encoding="utf-8") as fh:
-        fh.write("---\ntitle: Bare hand note\nscope: general\n---\n\n## Learning\n\nBAREMARK keep the index pinned\n")
+        fh.write("---\ntitle: Bare hand note\ntags: [web]\nscope: general\n---\n\n## Learning\n\n"
+                 "BAREMARK keep the index pinned\n")
     assert "HANDMARK" in a.start(a.alpha)[0]  # its own project uses it
     context, told = a.start(a.web)
     assert "HANDMARK" not in context and "BAREMARK" not in context

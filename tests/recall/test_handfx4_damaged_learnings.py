@@ -11,6 +11,7 @@ from tests.cli.lhrun import invoke
 from tests.hooks.test_trust import ask, cross_projects, start
 from tests.memory.test_frontmatter_duplicates import PHRASE, TITLE
 from tests.memory.test_handfx_learning_files import _write, alpha_gamma  # noqa: F401 (a fixture)
+from tests.support import memory_samples as ms
 
 BODY = f"# {TITLE}\n\nQueries on invoices must name the month partition.\n"
 NAMED = "the invoices table partitioned by month"  # the words of the file's name
@@ -40,6 +41,8 @@ def test_an_empty_learning_file_is_no_candidate(alpha_gamma, text):  # noqa: F81
 def test_a_learning_without_frontmatter_is_shown_by_prompts_where_sessionstart_shows_it(alpha_gamma):  # noqa: F811
     _, gamma, path = alpha_gamma
     _write(path, BODY)
+    # why the branch: another project's learning takes a place at the start only when it is about this one
+    ms.make_project(os.path.dirname(gamma), "gamma", branch="monthly-invoices")
     assert PHRASE not in start(gamma)[0] and PHRASE not in ask(gamma, NAMED)
     cross_projects("auto")
     assert PHRASE in start(gamma)[0] and PHRASE in ask(gamma, NAMED)

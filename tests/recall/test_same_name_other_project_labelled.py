@@ -15,7 +15,8 @@ def _two_apis(tmp_path, isolated_home, digest_learnings: int = 3) -> tuple[str, 
     config = enable_loop(isolated_home)
     with open(config, "a", encoding="utf-8") as fh:
         fh.write(f'cross_projects = "auto"\n[context]\nlearnings = {digest_learnings}\n')
-    work = ms.make_project(tmp_path / "work", "api")
+    # why the branch: another project's learning takes a place at the start only when it is about this one
+    work = ms.make_project(tmp_path / "work", "api", branch="nightly-archive")
     write_as_session(work, {"decisions": [{"summary": "The work api deploys on Tuesdays"}]})
     clients = ms.make_project(tmp_path / "clients", "api")
     write_as_session(clients, {"learnings": [{"title": TIP, "learning": f"{TIP}; decompression stays fast.",

@@ -29,7 +29,8 @@ def _write(ldir: str, head: str) -> None:
                                   "---\ntitle: Zebra tables need a stable sort\nscope: General\nvia: hand\n---\n\n"],
                          ids=["no-scope", "general-capitalised"])
 def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(tmp_path, head):
-    root = ms.make_project(tmp_path, "proj")
+    # why the branch: another project's learning takes a place at the start only when it is about this one
+    root = ms.make_project(tmp_path, "proj", branch="zebra-tables")
     ms.write_jsonl(os.path.join(paths.memory_dir(root), "decisions.jsonl"),
                    [ms.decision(NOW - 60, "Use sqlite for the index", "one file")])
     _write(paths.learnings_dir(), head)

@@ -380,6 +380,7 @@ def describe(stats: dict) -> str:
         _shown(s, stats) for s in SECTIONS)
     if left := ",".join(f"{s}={n}" for s, n in stats["left_out"].items() if n):
         out += " left_out " + left
+    out += f" unrelated_learnings={n}" if (n := stats.get("unrelated_learnings")) else ""  # learnings.about_here
     if stats["distill_failed"]:
         out += f" distill_failed={stats['distill_failed']}"
     if stats["errors"]:

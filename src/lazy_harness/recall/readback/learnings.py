@@ -173,9 +173,13 @@ def _without_path(head: dict) -> dict:
 
 Key = str | frozenset[str] | None  # a memory key, or a project's keys (its own and its aliases: memory/aliases.py)
 
-# branch and name words that say nothing about a topic
+# words that say nothing about a topic: branch and name words, and the everyday ones of any two titles
 GENERIC = frozenset("main master trunk dev develop development feature feat fix bugfix hotfix release "
-                    "head wip tmp test tests the and for with from into".split())
+                    "head wip tmp test tests the and for with from into are was were not but can could should "
+                    "would does did has have had its this that these those than then when what which where while "
+                    "why how about after before over under only also just more most some any all each every one "
+                    "two new old first last next own same other via use uses used using run runs make makes get "
+                    "gets set add adds build builds need needs keep keeps".split())
 _PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"})
 
 
@@ -195,14 +199,17 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     topic = words(f"{project} {branch or ''}")
     ranked = []
     for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross):
-        tags = h.get("tags")
-        text = " ".join(str(x) for x in ([h.get("title"), h.get("scope"), h.get("learning")]
-                                         + (tags if isinstance(tags, list) else [tags])) if x)
+        text = _text(h, "title", "scope", "learning")
         fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
                 os.path.basename(h["path"]))
         ranked.append((rank_key + fine, h))
     ranked.sort(key=lambda kh: kh[0], reverse=True)
     return [h for _, h in ranked][:n]
+
+
+def _text(head: dict, *fields: str) -> str:
+    tags = head.get("tags")  # a list, or one tag as written by hand
+    return " ".join(str(x) for x in [*map(head.get, fields), *(tags if isinstance(tags, list) else [tags])] if x)
 
 
 def once(heads: list[dict], id_of: Callable[[dict], str] = learning_id) -> list[dict]:
@@ -267,6 +274,18 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Ca
     return [(rank_key, active[k]) for rank_key, k in coarse]
 
 
+def about_here(heads: list[dict], project: str, branch: str | None, key: Key) -> list[dict]:
+    """``heads`` less another project's learnings sharing no word (:func:`words`) of title (as shown: its file's
+    name without one) and tags with this project's name, branch and own learnings' titles and tags. why: a place
+    at every start takes evidence of being about this project; prompt recall judges the others per prompt."""
+    mine = [own(h, project, key) for h in heads]
+    if all(mine):  # why: the usual case spares the words of every head
+        return heads
+    marks = [words(f"{_text(h, 'title')} {'' if h.get('title') else ids.title_of_file(h['path'])}") for h in heads]
+    topic = words(f"{project} {branch or ''}").union(*(m for m, o in zip(marks, mine, strict=True) if o))
+    return [h for h, m, o in zip(heads, marks, mine, strict=True) if o or topic & m]
+
+
 def own(head: dict, project: str, key: Key) -> bool:
     """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
     one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
@@ -304,8 +323,9 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
     if problem := heads.save():
         stats["errors"].append(problem)
+    stats["unrelated_learnings"] = len(whole) - len(related := about_here(whole, project, stats["branch"], key))
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
-    kept = (h for h in rank_learnings(whole, project, stats["branch"], want, key, legacy, cross)
+    kept = (h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross)
             if screen.keep("learning", learning_id(h), held.head_text(h), h))
     return [h for _, h in zip(range(n), kept, strict=False)]
 
