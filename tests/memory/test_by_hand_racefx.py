@@ -135,7 +135,7 @@ def test_two_approvals_of_one_held_decision_at_once_write_one_approval_and_one_r
     first, second, waited = _race(monkeypatch, held_review, "approve", by_hand.approve, world.mdir, world.ldir, "proj",
                                   [eid], "mine", NOW)
     assert world.ops(eid) == ["approve"]
-    assert [r["run"] for r in world.runs("approve")] == [first]
+    assert [r["run"] for r in world.runs("approve")] == [first[0]] and first[1] == [eid]
     with pytest.raises(LhError) as already:  # what an approval of an entry approved before says
         by_hand.approve(world.mdir, world.ldir, "proj", [eid], "mine", NOW + 1)
     assert isinstance(second, LhError) and str(second) == str(already.value)

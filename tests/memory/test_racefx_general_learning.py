@@ -92,8 +92,8 @@ def test_a_waiting_learning_approved_from_two_projects_at_once_is_approved_once(
     assert _waits_in(world.alpha, world.ldir, lid) and _waits_in(world.beta, world.ldir, lid)
     first, second, waited = _race(
         monkeypatch, held_review, "approve",
-        lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW),
-        lambda: by_hand.approve(world.beta, world.ldir, "beta", [lid], "mine", NOW))
+        lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW)[0],
+        lambda: by_hand.approve(world.beta, world.ldir, "beta", [lid], "mine", NOW)[0])
     assert isinstance(first, str)
     assert world.runs(world.alpha, "approve") == [first]
     assert world.runs(world.beta, "approve") == []
@@ -111,7 +111,7 @@ def test_a_learning_forgotten_in_one_project_while_approved_in_another_keeps_one
     path, lid = world.general("Prefer uv for the dev environment")
     first, second, waited = _race(
         monkeypatch, held_review, "approve",
-        lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW),
+        lambda: by_hand.approve(world.alpha, world.ldir, "alpha", [lid], "mine", NOW)[0],
         lambda: by_hand.forget(world.beta, world.ldir, "beta", lid, "mine", NOW))
     assert isinstance(first, str) and isinstance(second, str)
     assert waited  # the forget waited for the approval: it never read the learning mid-approval
