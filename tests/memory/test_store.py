@@ -263,7 +263,7 @@ def test_existing_memory_lists_what_consolidation_replaced_apart_and_leaves_out_
     assert [d["summary"] for d in got["decisions"]] == ["Use SQLite"]
     assert [d["summary"] for d in got["replaced"]] == ["Use Postgres"]
     text = prompt.memory_section(got)
-    assert "- Use SQLite" in text.split("Replaced")[0] and "- Use Postgres" in text.split("Replaced")[1]
+    assert f"- [{new}] Use SQLite" in text.split("Replaced")[0] and "- Use Postgres" in text.split("Replaced")[1]
     assert "Use Redis" not in text
 
 

@@ -32,7 +32,7 @@ def test_schema_shape():
     props = p.ANSWER_SCHEMA["properties"]
     assert set(props) == {"decisions", "failures", "learnings", "handoff", "handoff_closed"}
     assert "handoff_closed" not in p.ANSWER_SCHEMA["required"]  # optional: an answer without it is fine
-    decision_fields = {"summary", "context", "alternatives", "rationale", "tags", "cues"}
+    decision_fields = {"summary", "context", "alternatives", "rationale", "tags", "cues", "replaces"}
     assert set(props["decisions"]["items"]["properties"]) == decision_fields
     failure_fields = {"summary", "root_cause", "resolution", "prevention", "tags", "cues"}
     assert set(props["failures"]["items"]["properties"]) == failure_fields

@@ -11,8 +11,8 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, ensure_dir, read_bytes, rewrite
 from lazy_harness.errors import LhError
 from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_answer, handoff_markdown, marks
-from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, RESTORE, SKIP, Plan, _check_target, _session_time,
-                                      check_memory_dir)
+from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, REPLACE, RESTORE, SKIP, Plan, _check_target,
+                                      _session_time, check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -34,6 +34,7 @@ class Report:
         self.created: list[str] = []
         self.existing: list[str] = []
         self.restored: list[str] = []  # ids of entries made again after consolidation hid them
+        self.replaced: list[str] = []  # ids of decisions the session replaced, marked superseded
         self.skipped: list[tuple[str, str]] = []
         self.handoff: str | None = None  # "written", "kept", or None: untouched
         self.opened = self.closed = 0  # handoff items the session opened and closed
@@ -53,6 +54,8 @@ class Report:
             parts.append(f"{n(len(self.existing), 'learning')} already there")
         if self.restored:
             parts.append(f"{len(self.restored)} restored")
+        if self.replaced:
+            parts.append(f"{len(self.replaced)} replaced")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         if self.held:
@@ -81,9 +84,10 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
     mine = [a for a in p.actions if a.kind == APPEND]
     restores = [a for a in p.actions if a.kind == RESTORE]
     creates = [a for a in p.actions if a.kind == CREATE]
-    if not mine and not restores and not creates and p.handoff is None:
+    marking = restores + [a for a in p.actions if a.kind == REPLACE]  # what writes marks.jsonl, journalled
+    if not mine and not marking and not creates and p.handoff is None:
         return report
-    _check_targets(p, mine, bool(restores))
+    _check_targets(p, mine, bool(marking))
     ensure_dir(p.memory_dir)
     with files.FolderLock(p.memory_dir):
         intent.recover(p.memory_dir, p.env)
@@ -97,7 +101,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
         appends = {path: intent.appended_bytes(path, todo) for path, todo in lines.items() if todo}
         md = False if answer is None or not (answer.records or answer.behind) else read_bytes(
             os.path.join(p.memory_dir, files.HANDOFF))
-        if not appends and md is False and not creates and not restores:
+        if not appends and md is False and not creates and not marking:
             return report
         log = intent.begin(p.memory_dir, str(p.meta.get("task_id") or ""), str(p.meta.get("session_id") or ""),
                            appends, md, p.env)
@@ -107,6 +111,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
             if answer is not None:
                 _apply_handoff(p, report, answer, log)
             _apply_restores(p, report, log)
+            _apply_replaces(p, report, log)
             if before_commit is not None:
                 before_commit(p, report, log)
         except BaseException:
@@ -227,6 +232,41 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
     if report.restored:
         j.data["restored"] = list(report.restored)  # read by consolidation: made again, so newer (ADR 0014)
         j.save()
+
+
+def _apply_replaces(p: Plan, report: Report, log: Intent | None = None) -> None:
+    """Mark each decision the answer replaces superseded by the new one (ADR 0060): the mark consolidation
+    writes, in one journalled run (kind ``replace``) that ``lh memory undo`` reverts. After the restores:
+    a decision made again is shown before it replaces one. ``add_mark`` checks again, under the lock of
+    marks.jsonl, that both are still shown: one hidden meanwhile (a forget, the same session applied
+    twice at once) is left as it is."""
+    todo = [a for a in p.actions if a.kind == REPLACE]
+    hidden = marks.hidden(p.memory_dir) if todo else {}
+    for a in [a for a in todo if hidden.keys() & set(a.payload)]:
+        report.skipped.append((a.path, f"not replaced, hidden meanwhile: {a.preview}"))
+        todo.remove(a)
+    if not todo:
+        return
+    from lazy_harness.memory import changes, journal
+
+    j = journal.Journal(p.memory_dir, "replace", one_line(p.meta.get("project")), p.now)
+    if log is not None:
+        log.journal(j.run, (p.memory_dir, p.learnings_dir))
+    why = f"replaced by a decision of session {one_line(p.meta.get('session_id')) or '?'}"
+    for a in todo:
+        old, new = a.payload
+        if changes.add_mark(p.memory_dir, j, "supersede", old, new, why, p.now, live=(old, new)):
+            j.note(f"supersede {old} by {new}: {why}")
+            report.replaced.append(old)
+        else:
+            report.skipped.append((a.path, f"not replaced, hidden meanwhile: {a.preview}"))
+    if report.replaced:
+        j.save()
+    else:  # why: a run that wrote nothing leaves no journal, as consolidation's: nothing to list or undo
+        from contextlib import suppress
+
+        with suppress(OSError):
+            os.unlink(j.path)
 
 
 def _unmark(memory_dir: str, gone: set[str], j: Journal) -> None:

@@ -1,7 +1,7 @@
 """What a distilled answer would change in a project's memory, computed without writing: the plan
 ``memory.store`` describes (lines to append, handoff items to open or close, learning files,
-entries to restore, and why anything is skipped), and the refusal of a memory folder outside
-``<claude dir>/projects``. ``memory.apply`` performs a plan.
+entries to restore, decisions to mark replaced, and why anything is skipped), and the refusal of a
+memory folder outside ``<claude dir>/projects``. ``memory.apply`` performs a plan.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 RECENT_TITLES = 50
+RECENT_RECORDS = 10  # the last decisions and failures the distill prompt lists (memory/store.py)
 PREVIEW = 100
-# Plan action kinds: the first five write, the last three say why nothing is written
-APPEND, CREATE, OPEN, CLOSE, RESTORE = "append", "create", "open", "close", "restore"
+# Plan action kinds: the first six write, the last three say why nothing is written
+APPEND, CREATE, OPEN, CLOSE, RESTORE, REPLACE = "append", "create", "open", "close", "restore", "replace"
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
 
 
@@ -47,7 +48,8 @@ class Action:
     __slots__ = ("kind", "path", "preview", "payload")
 
     # why Any: what a kind writes is a shape of its own, read only by the code of that kind: (key,
-    # line) to append, (id, learning path or None, what hid it) to restore, the checked item to create
+    # line) to append, (id, learning path or None, what hid it) to restore, the checked item to create,
+    # (the id replaced, the id replacing it) to replace
     def __init__(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
 
@@ -65,6 +67,9 @@ class Plan:
         self.actions: list[Action] = []
         self.problems: list[str] = []  # answer problems only the memory can tell (an unknown item closed)
         self.handoff: tuple[list[str], list[str]] | None = None  # (opened, closed) asked by the answer
+        # the answer's decisions that name ones they replace: (its id, the ids it names, whether its line
+        # is written already, why it is not shown or "")
+        self.replacing: list[tuple[str, list[str], bool, str]] = []
 
     def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
@@ -105,17 +110,19 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
         path = os.path.join(p.memory_dir, name)
         recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
         seen, taken = _entry_ids(path, kind, [r for r in recs if isinstance(r, dict)])
-        for rec in recs:
+        for rec, item in zip(recs, items, strict=True):
             if not isinstance(rec, dict):
                 p.add(SKIP, path, f"not an object: {rec!r}")
                 continue
-            key = normalise(rec["summary"])
+            key, there, was = normalise(rec["summary"]), False, ""
             if not key:
                 p.add(SKIP, path, "empty summary")
             elif key in seen:
+                there = True
                 hiding = marks.by_id(p.memory_dir) if hiding is None else hiding
                 named = hiding.get(rec["id"]) or []
                 if any(m["op"] not in marks.AUTOMATIC for m in named):
+                    was = marks.describe(next(m for m in named if m["op"] not in marks.AUTOMATIC))
                     p.add(SKIP, path, f"kept hidden: {rec['id']} was left out with lh memory forget: {rec['summary']}")
                 elif named and not any(a.kind == RESTORE and a.payload[0] == rec["id"] for a in p.actions):
                     p.add(RESTORE, marks.path_of(p.memory_dir), f"{rec['id']} {rec['summary']}",
@@ -126,6 +133,42 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
                 seen.add(key)
                 taken[rec["id"]] = key
                 p.add(APPEND, path, rec["summary"], (key, entries.json_line(rec)))
+            replaces = item.get("replaces") if kind == "decision" and key else None
+            if isinstance(replaces, list) and replaces:
+                p.replacing.append((rec["id"], [r for r in replaces if isinstance(r, str)], there, was))
+
+
+def _plan_replaces(p: Plan) -> None:
+    """A ``replace`` for each decision an answer's decision says it replaces (ADR 0060), applied as the
+    mark consolidation writes. Only a live decision of this folder among the last RECENT_RECORDS (those
+    the distill prompt listed), written before the one replacing it, while that one is shown; anything
+    else is a problem line. One already replaced by it is kept as it is: the same session processed
+    again writes no second mark."""
+    if not p.replacing:
+        return
+    window = [(ids.of_record(r, "decision"), r) for r in files.tail_records(
+        os.path.join(p.memory_dir, files.DECISIONS), RECENT_RECORDS)]
+    order = {rid: n for n, (rid, _) in enumerate(window)}
+    summaries = {rid: one_line(r.get("summary")) for rid, r in window}
+    hiding, planned, where = marks.by_id(p.memory_dir), set(), marks.path_of(p.memory_dir)
+    for new, targets, there, was in p.replacing:
+        for old in targets:
+            named = hiding.get(old) or []
+            if old in planned:
+                continue
+            if any(m["op"] == "supersede" and m.get("by") == new for m in named):
+                p.add(KEEP, where, f"{old} already replaced by {new}")
+            elif old == new:
+                p.problems.append(f"replaces: {new} is the decision itself; ignored")
+            elif was:
+                p.problems.append(f"replaces: {new} is not shown ({was}), so {old} stays; ignored")
+            elif named or old not in order:
+                p.problems.append(f"replaces: no live decision {old} in this project's memory; ignored")
+            elif there and order.get(new, -1) < order[old]:
+                p.problems.append(f"replaces: {old} was written after {new}; ignored")
+            else:
+                planned.add(old)
+                p.add(REPLACE, where, f"{old} by {new}: {summaries[old]}", (old, new))
 
 
 def _entry_ids(path: str, kind: str, recs: list[dict]) -> tuple[set[str], dict[str, str]]:
@@ -280,6 +323,7 @@ def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: 
     check_memory_dir(memory_dir, env, root)
     p = Plan(memory_dir, learnings_dir, meta, now, env, root)
     _plan_entries(p, distilled)
+    _plan_replaces(p)
     _plan_learnings(p, distilled)
     _plan_handoff(p, distilled)
     return p

@@ -28,7 +28,7 @@ import os
 
 from lazy_harness.memory import files, handoff, ids, marks
 from lazy_harness.memory.apply import Report, apply
-from lazy_harness.memory.plan import RECENT_TITLES, Plan, check_memory_dir, plan
+from lazy_harness.memory.plan import RECENT_RECORDS, RECENT_TITLES, Plan, check_memory_dir, plan
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -38,8 +38,6 @@ if TYPE_CHECKING:
 
 __all__ = ["RECENT_RECORDS", "RECENT_TITLES", "Plan", "Report", "apply", "check_memory_dir", "existing_memory",
            "persist", "plan", "read_handoff"]
-
-RECENT_RECORDS = 10
 
 
 def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float,
@@ -58,7 +56,8 @@ def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
         recs = files.tail_records(os.path.join(memory_dir, name), RECENT_RECORDS)
         # why: an entry consolidation replaced is not current; listed apart, so the model neither takes it
         # for current memory nor is kept from recording it again when a session goes back to it
-        out[key] = [r for r in recs if ids.of_record(r, kind) not in left_out]
+        # why the id on each: the prompt names a decision by it, so a session can say which one it replaces
+        out[key] = [{**r, "id": ids.of_record(r, kind)} for r in recs if ids.of_record(r, kind) not in left_out]
         out["replaced"] += [r for r in recs
                             if (left_out.get(ids.of_record(r, kind)) or {}).get("op") in marks.AUTOMATIC]
     out.update(learning_titles=recent_titles(learnings_dir, RECENT_TITLES),

@@ -22,6 +22,7 @@ MAX_TAGS = 10
 CUE_CHARS = 120  # one cue: a short request or question
 MAX_CUES = 4
 MAX_ALTERNATIVES = 10
+MAX_REPLACES = 3  # recorded decisions one decision may say it replaces: a change of mind names one or two
 SCOPES = ("project", "general")  # a learning's scope: the two values the prompt asks for
 LIMITS = {"decisions": 20, "failures": 20, "learnings": 20, "handoff": 30, "handoff_closed": 100}
 KEYS = ("decisions", "failures", "learnings", "handoff", "handoff_closed")
@@ -41,7 +42,7 @@ _TAG_BAD = re.compile(r"[^a-z0-9._+#/-]+")
 _FIELDS: dict[str, dict[str, tuple[str, int]]] = {
     "decisions": {"summary": ("short", SHORT_CHARS), "context": ("long", LONG_CHARS),
                   "alternatives": ("list", ALT_CHARS), "rationale": ("long", LONG_CHARS), "tags": ("tags", 0),
-                  "cues": ("cues", CUE_CHARS)},
+                  "cues": ("cues", CUE_CHARS), "replaces": ("ids", 0)},
     "failures": {"summary": ("short", SHORT_CHARS), "root_cause": ("long", LONG_CHARS),
                  "resolution": ("long", LONG_CHARS), "prevention": ("long", LONG_CHARS), "tags": ("tags", 0),
                  "cues": ("cues", CUE_CHARS)},
@@ -145,6 +146,29 @@ def _scope(value: Any, title: Any, notes: list[str], given: bool) -> str:
     return "project"
 
 
+def _replaces(value: Any, notes: list[str]) -> list[str]:
+    """The ids a decision says it replaces: decision ids only, each once, at most MAX_REPLACES.
+    Whether each names a live decision of this project is the store's to check (memory/plan.py)."""
+    items, note = _as_list(value)
+    if note:
+        notes.append(f"replaces: {note}")
+    out: list[str] = []
+    dropped: list[str] = []
+    for raw in items[:MAX_REPLACES * 10]:  # why: a runaway list is not walked to its end
+        text = raw[:200].strip() if isinstance(raw, str) else None  # why the cut: an id is 42 characters at most
+        if text is not None and len(raw) <= 200 and text.startswith("d-") and ids.is_id(text):
+            if text not in out:
+                out.append(text)
+        else:
+            dropped.append(repr(snippet(text)[:60]) if text is not None else f"a {type(raw).__name__}")
+    if dropped:
+        notes.append(f"replaces: {len(dropped)} not a decision id, dropped: " + ", ".join(dropped[:3])
+                     + (" ..." if len(dropped) > 3 else ""))
+    if len(out) > MAX_REPLACES:
+        notes.append(f"replaces: {len(out)} ids, kept {MAX_REPLACES}")
+    return out[:MAX_REPLACES]
+
+
 def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
     """One validated item (None when it must be dropped) and notes on what was changed."""
     notes: list[str] = []
@@ -172,6 +196,10 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
             item[name] = cues[:MAX_CUES]
         elif kind == "scope":
             item["scope"] = _scope(value, raw.get("title"), notes, name in raw)
+        elif kind == "ids":
+            replaced = _replaces(value, notes)
+            if replaced:  # why only then: an answer without it validates to the item it always did
+                item[name] = replaced
         else:
             text = _as_text(value)
             if value is not None and text is None:
@@ -244,6 +272,7 @@ def _over_cap(section: str, rest: list, result: dict, problems: list[str]) -> li
         item = _item(section, raw)[0] if isinstance(raw, dict) else None
         if item is None:
             continue
+        item.pop("replaces", None)  # why: written held for review, it must not hide a decision that is shown
         pairs = result.setdefault(OVER_CAP, [])
         if sum(1 for s, _ in pairs if s == section) < MAX_OVER:
             pairs.append([section, item])

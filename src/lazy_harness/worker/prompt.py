@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
+from lazy_harness.memory import ids
 from lazy_harness.redact import redact
 
 SHOWN_DECISIONS = 10
@@ -34,6 +35,7 @@ ANSWER_SCHEMA: dict[str, Any] = {
     "properties": {
         "decisions": {"type": "array", "items": {"type": "object", "properties": {
             "summary": _STR, "context": _STR, "alternatives": _STRS, "rationale": _STR, "tags": _STRS, "cues": _STRS,
+            "replaces": _STRS,
         }, "required": ["summary"]}},
         "failures": {"type": "array", "items": {"type": "object", "properties": {
             "summary": _STR, "root_cause": _STR, "resolution": _STR, "prevention": _STR, "tags": _STRS, "cues": _STRS,
@@ -56,7 +58,9 @@ reply with the JSON object only.
 What to extract:
 - decisions: choices made in this session that later sessions should follow. Fields: summary (one
   sentence), context (the situation), alternatives (options considered and not taken), rationale
-  (why this one), tags (short lowercase search words), cues (see Rules for both).
+  (why this one), tags (short lowercase search words), cues (see Rules for both), and replaces: the
+  ids ("d-xxxxxxxx") of decisions listed below that this one replaces or contradicts, only when the
+  conversation shows that change of mind; otherwise omit it.
 - failures: something that went wrong and was understood. Fields: summary (one sentence),
   root_cause, resolution (what fixed it), prevention (how to avoid it next time; give at least one
   of root_cause and prevention), tags, cues.
@@ -115,11 +119,15 @@ def _line(value: Any) -> str:
     return text if len(text) <= _ITEM_CHARS else text[:_ITEM_CHARS - 3] + "..."
 
 
-def _summaries(records: Iterable[Any] | None, n: int) -> list[str]:
+def _summaries(records: Iterable[Any] | None, n: int, with_id: bool = False) -> list[str]:
+    """The last ``n`` summaries; ``with_id``: each as ``[d-xxxxxxxx] summary``, the id a decision's
+    ``replaces`` names."""
     out = []
     for rec in list(records or [])[-n:]:
         if isinstance(rec, dict) and isinstance(rec.get("summary"), str) and rec["summary"].strip():
-            out.append(_line(rec["summary"]))
+            rid = rec.get("id") if with_id else None
+            named = f"[{rid}] " if isinstance(rid, str) and rid.startswith("d-") and ids.is_id(rid) else ""
+            out.append(named + _line(rec["summary"]))
     return out
 
 
@@ -128,7 +136,7 @@ def memory_section(existing: dict | None) -> str:
     existing = existing or {}
     parts = []
     for label, items in (
-        ("Decisions already recorded", _summaries(existing.get("decisions"), SHOWN_DECISIONS)),
+        ("Decisions already recorded", _summaries(existing.get("decisions"), SHOWN_DECISIONS, with_id=True)),
         ("Failures already recorded", _summaries(existing.get("failures"), SHOWN_FAILURES)),
         ("Learnings already recorded (titles)",
          [_line(t) for t in list(existing.get("learning_titles") or [])[:SHOWN_TITLES]
