@@ -18,6 +18,8 @@ def test_dry_run_prints_the_prompt_and_calls_nothing(isolated_home, tmp_path, mo
     assert "untrusted session data" in result.out  # the fenced conversation
     assert "echo hi" in result.out  # a tool call of the recorded session
     assert "# prompt:" in result.err and "decisions.jsonl" in result.err
+    # a decision of the answer may replace one listed (ADR 0060): where that mark would go is said too
+    assert os.path.join(paths.memory_dir(str(project)), "marks.jsonl") in result.err
     assert paths.memory_dir(str(project)) in result.err  # the session's cwd names the project
     assert fake_claude.calls(bin_dir) == []
     assert not os.path.exists(paths.memory_dir(str(project)))

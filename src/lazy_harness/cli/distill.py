@@ -132,7 +132,9 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
                    err=True)
         click.echo(f"# open or close items in {os.path.join(fields['memory_dir'], 'handoff.jsonl')} "
                    "(handoff.md re-rendered),", err=True)
-        click.echo(f"# add learnings under {learnings}/YYYY-MM/", err=True)
+        click.echo(f"# add learnings under {learnings}/YYYY-MM/,", err=True)
+        click.echo(f"# and mark in {os.path.join(fields['memory_dir'], 'marks.jsonl')} the decisions a new one "
+                   "replaces", err=True)
         return
     _record_check(fields["session_id"], outcome)
     _report(outcome)
