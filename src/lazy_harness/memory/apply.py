@@ -183,6 +183,17 @@ def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
             report.appended[path] = report.appended.get(path, 0) + 1
 
 
+def _run_of(p: Plan, kind: str, log: Intent | None) -> Journal:
+    """A journalled run of ``kind`` for the plan's project, named in the persist's intent ``log`` (so a
+    persist rolled back takes it back too)."""
+    from lazy_harness.memory import journal
+
+    j = journal.Journal(p.memory_dir, kind, one_line(p.meta.get("project")), p.now)
+    if log is not None:
+        log.journal(j.run, (p.memory_dir, p.learnings_dir))
+    return j
+
+
 def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
     """Bring back what the answer made again and consolidation hid, checked again under the lock: one
     journalled run (kind ``restore``), so ``lh memory history`` lists it and ``lh memory undo`` reverts it.
@@ -191,11 +202,9 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
     todo = [a for a in p.actions if a.kind == RESTORE]
     if not todo:
         return
-    from lazy_harness.memory import changes, journal
+    from lazy_harness.memory import changes
 
-    j = journal.Journal(p.memory_dir, "restore", one_line(p.meta.get("project")), p.now)
-    if log is not None:
-        log.journal(j.run, (p.memory_dir, p.learnings_dir))
+    j = _run_of(p, "restore", log)
     why = f"made again by session {one_line(p.meta.get('session_id')) or '?'}"
     hiding, gone = marks.by_id(p.memory_dir), set()
     for a in todo:
@@ -247,11 +256,9 @@ def _apply_replaces(p: Plan, report: Report, log: Intent | None = None) -> None:
         todo.remove(a)
     if not todo:
         return
-    from lazy_harness.memory import changes, journal
+    from lazy_harness.memory import changes
 
-    j = journal.Journal(p.memory_dir, "replace", one_line(p.meta.get("project")), p.now)
-    if log is not None:
-        log.journal(j.run, (p.memory_dir, p.learnings_dir))
+    j = _run_of(p, "replace", log)
     why = f"replaced by a decision of session {one_line(p.meta.get('session_id')) or '?'}"
     for a in todo:
         old, new = a.payload
