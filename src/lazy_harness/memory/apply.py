@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.atomic import append_line, ensure_dir, read_bytes, rewrite
+from lazy_harness.atomic import append_line, ensure_dir, read_bytes
 from lazy_harness.errors import LhError
 from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_answer, handoff_markdown, marks
 from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, REPLACE, RESTORE, SKIP, Plan, _check_target,
@@ -237,7 +237,7 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
         j.note(f"restore {eid}: {why} (was {was})")
         report.restored.append(eid)
     if gone:
-        _unmark(p.memory_dir, gone, j)
+        changes.unmark(p.memory_dir, j, gone)
     if report.restored:
         j.data["restored"] = list(report.restored)  # read by consolidation: made again, so newer (ADR 0014)
         j.save()
@@ -274,25 +274,6 @@ def _apply_replaces(p: Plan, report: Report, log: Intent | None = None) -> None:
 
         with suppress(OSError):
             os.unlink(j.path)
-
-
-def _unmark(memory_dir: str, gone: set[str], j: Journal) -> None:
-    """Take consolidation's marks of ``gone`` out of marks.jsonl, the lines taken out recorded in the
-    journal first, so undo appends them again and keeps the marks written since."""
-    path = marks.path_of(memory_dir)
-    j.track(path)
-
-    def change(data: bytes) -> bytes:
-        new = marks.without(data, gone)
-        if new != data:
-            removed = [line.rstrip(b"\n").decode("utf-8", "replace") for line in data.splitlines(keepends=True)
-                       if not marks.without(line, gone)]
-            j.intend_removal(path, data, removed, new)
-        return new
-
-    # why rewrite: consolidation and lh memory forget append marks without the folder lock
-    rewrite(path, change)
-    j.record(path)
 
 
 def _fields_before_deprecation(memory_dir: str, path: str) -> dict | None:

@@ -20,6 +20,27 @@ REASON_CHARS = 300
 STATUS_LOCK = ".status.lock"  # in the learnings folder: see status_lock
 
 
+def unmark(memory_dir: str, j: journal.Journal, gone: set[str], ops: tuple = marks.AUTOMATIC,
+           field: str = "id") -> None:
+    """Take the marks of ``ops`` whose ``field`` names one of ``gone`` out of marks.jsonl (``marks.without``),
+    the lines taken out recorded in journal ``j`` first, so undo appends them again and keeps the marks
+    written since."""
+    path = marks.path_of(memory_dir)
+    j.track(path)
+
+    def change(data: bytes) -> bytes:
+        new = marks.without(data, gone, ops, field)
+        if new != data:
+            removed = [line.rstrip(b"\n").decode("utf-8", "replace") for line in data.splitlines(keepends=True)
+                       if not marks.without(line, gone, ops, field)]
+            j.intend_removal(path, data, removed, new)
+        return new
+
+    # why rewrite: consolidation and lh memory forget append marks without the folder lock
+    atomic.rewrite(path, change)
+    j.record(path)
+
+
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
              now: float, extra: dict | None = None, live: tuple[str, ...] = ()) -> bool:
     """Append one mark (memory/marks.py) in journal ``j``; ``extra``: more fields of it (an approval's

@@ -152,7 +152,7 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
     recs = marks.read(memory_dir) if os.path.isdir(memory_dir) else []
     hidden, claimed = marks.hidden(memory_dir, recs), _claimed(recs) if by_rules else set()
     j = journal.Journal(memory_dir, "hold", project, now)
-    done = 0
+    done, released = 0, set()
     for kind, eid, path, reason in found:
         if by_rules and not reason.startswith(trust.SECRET) and (
                 eid in claimed or (kind == "learning" and state.claims_approval(learning_text(path)[0] or {}))):
@@ -168,14 +168,27 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
             from lazy_harness.atomic import ensure_dir
 
             ensure_dir(memory_dir)  # why not makedirs: a umask of 002 would leave it open to the group
-            changes.add_mark(memory_dir, j, HOLD, eid, None, reason, now)
+            replaced = _replaced_by(recs, eid) if kind == "decision" else []
+            changes.add_mark(memory_dir, j, HOLD, eid, None, reason, now,
+                             extra={"released": replaced} if replaced else None)
             hidden[eid] = {"op": HOLD}
+            for old in replaced:
+                j.note(f"release {old}: its replacement {eid} is held")
+                released.add(eid)
         j.note(f"hold {eid}: {reason} ({why})")
         done += 1
     if not done:
         return None
+    if released:  # why: a held decision stands for nothing; the one it replaced is shown again (ADR 0060)
+        changes.unmark(memory_dir, j, released, ops=("supersede",), field="by")
     j.save()
     return j.run
+
+
+def _replaced_by(recs: list[dict], eid: str) -> list[str]:
+    """The ids decision ``eid`` is marked as replacing (``supersede`` marks by it), once each."""
+    return list(dict.fromkeys(m["id"] for m in recs if m.get("op") == "supersede" and m.get("by") == eid
+                              and isinstance(m.get("id"), str)))
 
 
 def scan_records(memory_dir: str, env: Env | None = None,

@@ -49,11 +49,18 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         raise LhError(f"no {kind} {eid} in {memory_dir} to approve", hint="lh memory held")
     mac = approval.sign(kind, eid, texts[0], env)
     mpath = marks.path_of(memory_dir)
+    released = [old for m in marks.read(memory_dir) if m.get("op") == HOLD and m.get("id") == eid
+                and isinstance(m.get("released"), list) for old in m["released"]]
     j.track(mpath)
     # why: taken out, not countered: every reader and the search index then see the entry as never held
     rewrite(mpath, lambda data: marks.without(data, {eid}, ops=(HOLD,)))
     j.record(mpath)
     changes.add_mark(memory_dir, j, APPROVE, eid, None, reason, now, extra={"mac": mac})
+    for old in dict.fromkeys(o for o in released if isinstance(o, str)):
+        # why: its hold gave back the decisions it replaces (held.hold); approved, it replaces them again
+        if changes.add_mark(memory_dir, j, "supersede", old, eid, f"replaced by {eid}, approved", now,
+                            live=(old, eid)):
+            j.note(f"supersede {old} by {eid}: approved")
 
 
 def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where: str) -> None:

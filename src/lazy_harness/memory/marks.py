@@ -66,14 +66,15 @@ def by_id(memory_dir: str, ops: tuple = HIDING) -> dict[str, list[dict]]:
     return out
 
 
-def without(data: bytes, ids: set[str], ops: tuple = AUTOMATIC) -> bytes:
-    """marks.jsonl ``data`` less its whole lines of ``ops`` naming one of ``ids``; every other byte kept."""
+def without(data: bytes, ids: set[str], ops: tuple = AUTOMATIC, field: str = "id") -> bytes:
+    """marks.jsonl ``data`` less its whole lines of ``ops`` whose ``field`` (the entry marked, or ``by``:
+    the one it was marked for) names one of ``ids``; every other byte kept."""
     def named(line: bytes) -> bool:
         try:
             rec = jsonload.loads(line)
         except ValueError:
             return False
-        return isinstance(rec, dict) and rec.get("op") in ops and isinstance(rec.get("id"), str) and rec["id"] in ids
+        return isinstance(rec, dict) and rec.get("op") in ops and isinstance(rec.get(field), str) and rec[field] in ids
 
     return b"".join(line for line in data.splitlines(keepends=True) if not named(line))
 
