@@ -106,6 +106,32 @@ def test_a_closed_terminal_or_a_kill_removes_the_file_holding_the_url(tmp_path, 
     assert _opener_folders() == []
 
 
+def _blocked(pid: int, tid: int) -> int:
+    with open(f"/proc/{pid}/task/{tid}/status", encoding="ascii") as fh:
+        return int(next(ln for ln in fh if ln.startswith("SigBlk:")).split()[1], 16)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads' signal masks in /proc")
+def test_only_the_main_thread_of_lh_ui_takes_the_stop_signals(tmp_path):
+    """A kill is taken by whichever thread does not block it; one taken by the serving thread left the
+    main thread waiting for it forever (lh ui did not stop on SIGTERM). Only the main thread may take it."""
+    root = ms.make_project(tmp_path, "proj")
+    proc = _start_ui(root)
+    try:
+        threads = sorted(int(t) for t in os.listdir(f"/proc/{proc.pid}/task"))
+        assert len(threads) >= 2 and threads[0] == proc.pid, threads
+        stops = sum(1 << (s - 1) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
+        assert _blocked(proc.pid, proc.pid) & stops == 0
+        assert all(_blocked(proc.pid, t) & stops == stops for t in threads[1:]), threads
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0
+
+
 def test_the_file_holding_the_url_goes_once_the_token_signed_in(tmp_path):
     """The browser read the file and came with the token: the file has done its work and the secret
     URL is no longer left on disk while the page serves."""

@@ -38,7 +38,7 @@ def ui(port: int, no_open: bool) -> None:
     server = UiServer(port, os.getcwd(), os.environ)
     # why: serving before the browser opens: Python's webbrowser waits for a console browser (w3m,
     # lynx, www-browser over SSH) or a $BROWSER command until it exits, and the page must answer it
-    serving = threading.Thread(target=server.serve_forever, name="lh-ui-serve", daemon=True)
+    serving = threading.Thread(target=_serve, args=(server,), name="lh-ui-serve", daemon=True)
     try:
         click.echo(server.url)  # why: the person's own terminal; the browser's command line never holds it
         sys.stdout.flush()  # why: the first line is read by whoever started us, before any request
@@ -56,6 +56,16 @@ def ui(port: int, no_open: bool) -> None:
         server.server_close()
         if server.opener is not None:
             launch.remove(server.opener)
+
+
+def _serve(server: UiServer) -> None:
+    """The server's loop, with the stop signals blocked in this thread and the ones it starts per request.
+    why: the kernel gives a kill to any thread that does not block it; taken here, the main thread,
+    waiting in ``join``, never woke to stop (lh ui went on serving after a SIGTERM)."""
+    import signal
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    server.serve_forever()
 
 
 def _say_stopped() -> None:
