@@ -83,3 +83,19 @@ def test_own_learnings_are_shown_whatever_their_words(tmp_path):
     text, stats = _digest(project)
     assert "Use React memo when props are stable" in text and "CSS grid wraps cards" in text
     assert "unrelated_learnings" not in digest.describe(stats)
+
+
+def test_the_projects_own_decisions_and_failures_say_what_it_is_about(tmp_path):
+    """A project without learnings of its own whose recent decisions name Docker gets the approved Docker
+    learning, not the React one: what the start shows of its decisions and failures is evidence too."""
+    project = ms.make_project(tmp_path, "project")
+    mdir = paths.memory_dir(project, os.environ)
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS),
+                   [ms.decision(NOW, "Build the service image with docker buildx", "one builder for both",
+                                project="project")])
+    _others([("Docker COPY invalidates the cache for every later layer", ["dockerfile", "cache"]),
+             ("Use React memo when props are stable", ["react"])])
+    text, stats = _digest(project)
+    assert "Docker COPY invalidates the cache for every later layer" in text
+    assert "Use React memo when props are stable" not in text
+    assert stats["shown"]["learnings"] == 1

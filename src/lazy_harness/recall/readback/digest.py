@@ -145,6 +145,8 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
     pairs = [(eid, rec) for eid, rec in pairs if screen.keep(kind, eid, trust.text_of(rec, kind))]
+    # what this project is about, for the learnings section (learnings.about_here): what it shows of its own
+    stats.setdefault("topic", []).extend(f"{rec.get('summary') or ''} {rec.get('tags') or ''}" for _, rec in pairs)
     items = []
     for eid, rec in _by_use(pairs, lambda pair: pair[0], stats, section):
         day = date_of(rec.get("ts"), files.iso_epoch(rec.get("ts")))  # the reader's day (fence.local_time)

@@ -274,15 +274,18 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Ca
     return [(rank_key, active[k]) for rank_key, k in coarse]
 
 
-def about_here(heads: list[dict], project: str, branch: str | None, key: Key) -> list[dict]:
+def about_here(heads: list[dict], project: str, branch: str | None, key: Key,
+               topic_texts: list[str]) -> list[dict]:
     """``heads`` less another project's learnings sharing no word (:func:`words`) of title (as shown: its file's
-    name without one) and tags with this project's name, branch and own learnings' titles and tags. why: a place
+    name without one) and tags with this project's name, branch, own learnings' titles and tags, and
+    ``topic_texts`` (the summaries and tags of the decisions and failures the start shows). why: a place
     at every start takes evidence of being about this project; prompt recall judges the others per prompt."""
     mine = [own(h, project, key) for h in heads]
     if all(mine):  # why: the usual case spares the words of every head
         return heads
     marks = [words(f"{_text(h, 'title')} {'' if h.get('title') else ids.title_of_file(h['path'])}") for h in heads]
-    topic = words(f"{project} {branch or ''}").union(*(m for m, o in zip(marks, mine, strict=True) if o))
+    topic = words(" ".join([project, branch or "", *topic_texts])).union(
+        *(m for m, o in zip(marks, mine, strict=True) if o))
     return [h for h, m, o in zip(heads, marks, mine, strict=True) if o or topic & m]
 
 
@@ -323,7 +326,8 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
     if problem := heads.save():
         stats["errors"].append(problem)
-    stats["unrelated_learnings"] = len(whole) - len(related := about_here(whole, project, stats["branch"], key))
+    related = about_here(whole, project, stats["branch"], key, stats.get("topic") or [])
+    stats["unrelated_learnings"] = len(whole) - len(related)
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
     kept = (h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross)
             if screen.keep("learning", learning_id(h), held.head_text(h), h))
