@@ -7,6 +7,8 @@ import os
 import re
 import signal
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -80,28 +82,29 @@ def _opener_folders() -> list[str]:
         return []
 
 
-def _start_ui(root: str) -> subprocess.Popen:
-    """``lh ui`` with a browser that opens nothing; returns once it serves (its stderr says so after
-    the browser command returned, the opener file written)."""
+@contextmanager
+def _ui(root: str) -> Iterator[subprocess.Popen]:
+    """``lh ui`` with a browser that opens nothing, yielded once it serves (its stderr says so after
+    the browser command returned, the opener file written); killed after, if it is still running."""
     proc = subprocess.Popen([*lh_script(), "ui"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "BROWSER": "/bin/true"})
-    proc.url = proc.stdout.readline().strip()  # type: ignore[attr-defined]
-    assert proc.stderr.readline() == "lh ui: serving; Ctrl-C stops it\n"
-    return proc
+    try:
+        proc.url = proc.stdout.readline().strip()  # type: ignore[attr-defined]
+        assert proc.stderr.readline() == "lh ui: serving; Ctrl-C stops it\n"
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.parametrize("sig", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_closed_terminal_or_a_kill_removes_the_file_holding_the_url(tmp_path, sig):
     root = ms.make_project(tmp_path, "proj")
-    proc = _start_ui(root)
-    try:
+    with _ui(root) as proc:
         assert len(_opener_folders()) == 1  # the file the browser was given, holding the URL
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0 and "Traceback" not in err, err
     assert _opener_folders() == []
 
@@ -116,8 +119,7 @@ def test_only_the_main_thread_of_lh_ui_takes_the_stop_signals(tmp_path):
     """A kill is taken by whichever thread does not block it; one taken by the serving thread left the
     main thread waiting for it forever (lh ui did not stop on SIGTERM). Only the main thread may take it."""
     root = ms.make_project(tmp_path, "proj")
-    proc = _start_ui(root)
-    try:
+    with _ui(root) as proc:
         threads = sorted(int(t) for t in os.listdir(f"/proc/{proc.pid}/task"))
         assert len(threads) >= 2 and threads[0] == proc.pid, threads
         stops = sum(1 << (s - 1) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP))
@@ -125,10 +127,6 @@ def test_only_the_main_thread_of_lh_ui_takes_the_stop_signals(tmp_path):
         assert all(_blocked(proc.pid, t) & stops == stops for t in threads[1:]), threads
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0
 
 
@@ -136,8 +134,7 @@ def test_the_file_holding_the_url_goes_once_the_token_signed_in(tmp_path):
     """The browser read the file and came with the token: the file has done its work and the secret
     URL is no longer left on disk while the page serves."""
     root = ms.make_project(tmp_path, "proj")
-    proc = _start_ui(root)
-    try:
+    with _ui(root) as proc:
         assert len(_opener_folders()) == 1
         url = urlsplit(proc.url)  # type: ignore[attr-defined]
         import http.client
@@ -149,10 +146,6 @@ def test_the_file_holding_the_url_goes_once_the_token_signed_in(tmp_path):
         assert _opener_folders() == []  # removed before the answer was sent
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0
 
 
