@@ -174,6 +174,7 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
             hidden[eid] = {"op": HOLD}
             for old in replaced:
                 j.note(f"release {old}: its replacement {eid} is held")
+            if replaced:
                 released.add(eid)
         j.note(f"hold {eid}: {reason} ({why})")
         done += 1
