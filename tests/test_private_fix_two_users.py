@@ -85,12 +85,13 @@ def test_a_data_folder_another_user_made_in_a_sticky_folder_names_xdg_data_home(
 
 
 @as_root
-def test_a_folder_another_user_made_in_the_persons_own_folder_may_still_be_removed(shared, monkeypatch):
+def test_a_folder_another_user_made_in_the_persons_own_folder_may_still_be_moved_aside(shared, monkeypatch):
+    """Renamed in place, not removed: ``rm -r`` fails on what inside it is closed to the person."""
     mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
     theirs = _made_by(paths.cache_dir(), 1)
     said = _as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
-    assert said.startswith(f"remove {theirs} (it is not yours)"), said
+    assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine)"), said
 
 
 @as_root

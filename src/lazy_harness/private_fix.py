@@ -4,7 +4,9 @@ tell the person what is refused; ``lh doctor`` and the refused commands print it
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 from lazy_harness import paths
 
@@ -12,6 +14,8 @@ from lazy_harness import paths
 def fix(path: str, why: str) -> str:
     """What to run for an unsafe folder ``path`` (``why`` from ``private.problem``), or for
     config.toml (``why`` from ``private.open_config``): the fix for that error, on the path ``why`` names."""
+    if " cannot be looked at (" in why:  # why: what stops it is a folder above the one named
+        return _unreachable_fix(path, why)
     if " (holding " in why:
         return _holder_fix(path, why)
     if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
@@ -24,6 +28,8 @@ def fix(path: str, why: str) -> str:
     file_fix = fix_for_file(path, why)
     if file_fix:
         return file_fix
+    if " cannot be opened as a folder (" in why:  # why: config.toml's folder, not a folder or a loop of links
+        return _unreachable_fix(path, why)
     if os.path.isfile(path) and "open to group or others" in why:
         return f"chmod go-w {path}"
     for marker in (" belongs to uid", " is a symbolic link", " is not a folder"):
@@ -34,16 +40,78 @@ def fix(path: str, why: str) -> str:
 
 def _not_ours_fix(path: str, named: str) -> str:
     """The fix for ``named`` (another user's, a link or not a folder) found where ``path``, ours, is or
-    above it: remove it, when the folder holding it lets the person; else put ours elsewhere, or ask
-    its owner. why: in a sticky folder not theirs (another user made /tmp/lazy-harness) ``rm`` fails."""
+    above it: move it aside (a link: remove it), when the folder holding it lets the person; else put
+    ours elsewhere, or ask its owner. why: in a sticky folder not theirs (another user made
+    /tmp/lazy-harness) neither ``rm`` nor ``mv`` works."""
     if _removable(named):
-        return (f"remove {named} (it is not yours), or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
+        return (f"{_out_of_the_way(named)}, or point XDG_CACHE_HOME, XDG_DATA_HOME, XDG_CONFIG_HOME, "
                 "XDG_STATE_HOME, LH_CONFIG or CLAUDE_CONFIG_DIR at a place of yours")
     setting = _setting_of(path)
     example = _EXAMPLES.get(setting)
     mine = f" (e.g. {example})" if example and not paths.is_within(path, paths.home()) else ""
     owner = _owner_if_not_yours(named) or "its owner"
     return f"point {setting} at a folder of yours{mine}, or ask {owner} or an administrator to remove {named}"
+
+
+def _out_of_the_way(named: str) -> str:
+    """What takes ``named`` out of the way, in the folder holding it (:func:`_removable`): a link is
+    removed (that touches nothing it leads to); anything else is renamed beside it. why not ``rm -r``:
+    on another user's folder it fails on whatever inside is closed to the person; a rename does not."""
+    try:
+        st = os.lstat(named)
+    except OSError:
+        return f"move {named} aside"
+    if stat.S_ISLNK(st.st_mode):
+        return f"remove the link {named}"
+    if st.st_uid != os.geteuid():
+        return f"move {named} aside (e.g. mv {named} {named}.not-mine)"
+    return f"move {named} aside"
+
+
+def _unreachable_fix(path: str, why: str) -> str:
+    """The fix for a folder ``why`` says cannot be looked at (``path``, or a folder above it that holds
+    it) or opened (config.toml's): on the folder which stops the person (:func:`_in_the_way`), above
+    it or, opened, itself. None found (a path too long), ours is put elsewhere; refused outright, the
+    folder itself is opened."""
+    opened = " cannot be opened as a folder (" in why
+    named = why.split(" cannot be opened as a folder (" if opened else " cannot be looked at (", 1)[0]
+    named = named.split(" (holding ", 1)[0]
+    fault, closed = _in_the_way(os.path.join(named, "") if opened else named)
+    elsewhere = ("point XDG_CONFIG_HOME or LH_CONFIG at a place of yours" if opened  # why: as fix_for_file says
+                 else f"point {_setting_of(path)} at a folder of yours")
+    if fault is None:
+        denied = why.endswith("(Permission denied)") and " (holding " not in why
+        return f"chmod 700 {path}" if denied else elsewhere
+    if not closed:
+        return _not_ours_fix(path, fault)
+    owner = _owner_if_not_yours(fault)
+    if owner is None:  # why not chmod 700: a folder above ours may be shared on purpose; this only lets them in
+        return f"chmod u+rwx {fault}"
+    try:
+        root = os.lstat(fault).st_uid == 0
+    except OSError:
+        root = False
+    # why not asked of another user: their folder above ours is refused even once open (private.holder_problem)
+    return f"{elsewhere}, or ask {owner} or an administrator to let you open {fault}" if root else elsewhere
+
+
+def _in_the_way(named: str) -> tuple[str | None, bool]:
+    """The first folder above ``named`` (``named`` itself too when it ends with ``/``), from the top,
+    that stops it being looked at: (it, True) when the person may not enter it, (it, False) when it is
+    not a folder or a loop of links; (None, False) when none does, or one cannot be looked at itself
+    (a path too long)."""
+    here, whole = os.sep, os.path.abspath(named) + (os.sep if named.endswith(os.sep) else "")
+    for part in whole.split(os.sep)[1:-1]:
+        here = os.path.join(here, part)
+        try:
+            st = os.stat(here)
+        except OSError as exc:
+            return (here, False) if exc.errno == errno.ELOOP else (None, False)
+        if not stat.S_ISDIR(st.st_mode):
+            return here, False
+        if not os.access(here, os.X_OK, effective_ids=True):
+            return here, True
+    return None, False
 
 
 # where each setting points when it is not set: a folder of the person's own, said as an example

@@ -47,7 +47,7 @@ def test_a_data_folder_of_another_user_fails_the_memory_line(tmp_path, monkeypat
     assert r.code == 1
     why = f"{data} belongs to uid 65534, not to you (uid {ME})"
     hint = next(ln for ln in _lines(r.out, "data folder")).split("(hint: ", 1)[1][:-1]
-    assert hint.startswith(f"remove {data} (it is not yours)"), hint
+    assert hint.startswith(f"move {data} aside (e.g. mv {data} {data}.not-mine)"), hint
     for check in ("memory folder", "learnings folder"):
         _fails_with(r.out, check, why, hint)
 
