@@ -85,7 +85,7 @@ def test_memory_commands_give_no_traceback(project, args):
 def test_the_page_and_the_ledger_skip_the_deep_lines(project, tmp_path):
     """The page names a project by its newest line, and the ledger (synced too) is read line by line."""
     from lazy_harness.cost import ledger
-    from lazy_harness.ui import reading
+    from lazy_harness.memory import folder_names
 
     mem = paths.memory_dir(project)
     os.makedirs(mem, exist_ok=True)
@@ -93,5 +93,5 @@ def test_the_page_and_the_ledger_skip_the_deep_lines(project, tmp_path):
     near = "[" * 5000 + "]" * 5000
     with open(os.path.join(mem, files.DECISIONS), "w", encoding="utf-8") as fh:
         fh.write(json.dumps(ms.decision(NOW - 60, "keep prices in cents", "floats drift")) + "\n" + near + "\n")
-    assert reading._name_in(mem) == "proj"
+    assert folder_names.name_in(mem) == "proj"
     assert ledger._parse(DEEP[2].encode()) is None and ledger._parse(DEEP[0].encode()) is None

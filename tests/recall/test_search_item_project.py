@@ -1,7 +1,8 @@
 """``lh memory search`` names the project of every hit, open items too: an item carries no project of
 its own, so it is its memory folder's (the current project's name for the current folder; for another
-folder, with ``--all-projects``, the name its handoff.md was written for, else the one its entries
-carry, else the folder's key), in the text lines and in ``--json`` alike."""
+folder, with ``--all-projects``, the name the page gives it: its newest decision's or failure's, else
+a learning's origin, else its handoff.md's, else the folder's key; memory/folder_names.py), in the text
+lines and in ``--json`` alike."""
 
 import json
 import os

@@ -199,6 +199,7 @@ class Seen:
         self.rows: dict[str, list[bytes]] = {}
         self.slugs: dict[str, list[str]] | None = None
         self.names: dict[str, str] = {}  # memory folder -> its project's name
+        self.origins: Callable[[], dict[str, str]] | None = None  # memory key -> a learning's origin
 
     def as_digest_lists(self, hit: dict) -> None:
         """A learning hit as the SessionStart digest lists it: the newest of the files of its id and title
@@ -255,21 +256,17 @@ class Seen:
 
     def project_of(self, folder: str, project: str) -> str:
         """The name of the project whose memory ``folder`` is: ``project`` for the searched one's; for
-        another, the name its handoff.md was last written for, else the one its decisions and failures
-        carry, else its key."""
+        another, the name the page gives it (``folder_names.name_of``)."""
         if os.path.normpath(folder) == os.path.normpath(self.mdir):
             return project
         if folder not in self.names:
-            from lazy_harness.memory import aliases, files, handoff_markdown
+            import functools
 
-            try:
-                with open(os.path.join(folder, files.HANDOFF), encoding="utf-8", errors="replace") as fh:
-                    marker = handoff_markdown.parse_markdown(fh.read(65536))[0]  # the marker is its second line
-            except OSError:
-                marker = {}
-            carried = sorted(aliases.project_names(folder))
-            self.names[folder] = (str(marker.get("project") or "").strip() or (carried[0] if carried else "")
-                                  or os.path.basename(folder.rstrip(os.sep)))
+            from lazy_harness.memory import folder_names
+
+            # why read once and only when asked: the learnings' heads name only a folder no decision names
+            self.origins = self.origins or functools.cache(lambda: folder_names.origins_by_key(self.ldir))
+            self.names[folder] = folder_names.name_of(folder, self.origins)
         return self.names[folder]
 
     def of(self, folder: str) -> States:
