@@ -210,10 +210,10 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
     from lazy_harness.memory import by_hand
 
     _, _, mdir, ldir, name = _where(project)
-    run = by_hand.forget(mdir, ldir, name, entry_id, reason, time.time())
+    run, shown = by_hand.forget_showing(mdir, ldir, name, entry_id, reason, time.time())
     if run:
         index_after(mdir, ldir)
-    click.echo(f"forgot {entry_id} (undo: lh memory undo {run})" if run else f"{entry_id} is already forgotten")
+    click.echo(by_hand.forget_said(entry_id, run and f"lh memory undo {run}", shown))
 
 
 @click.command()

@@ -201,16 +201,34 @@ def _sync_after() -> None:
 def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str | None:
     """Leave a decision, failure, learning or handoff item out of everything; returns the run id, or
     None when it is already forgotten (nothing written: a second forget is no change). A held entry
-    loses its hold in the same run: one state, forgotten, in every view and on every synced machine."""
+    loses its hold in the same run: one state, forgotten, in every view and on every synced machine;
+    a decision, the marks that it replaced others (:func:`forget_showing`)."""
+    return forget_showing(memory_dir, learnings_dir, project, entry_id, reason, now)[0]
+
+
+def forget_showing(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str,
+                   now: float) -> tuple[str | None, list[str]]:
+    """:func:`forget`, and the ids shown again: the decisions the forgotten one had replaced (its
+    ``supersede`` marks, ADR 0060, taken out in the same run), which nothing else leaves out."""
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
+    shown: list[str] = []
     with one_at_a_time(memory_dir, learnings_dir if kind == "learning" else None):
-        return _forget(memory_dir, learnings_dir, project, entry_id, kind, reason_of(reason), now)
+        return _forget(memory_dir, learnings_dir, project, entry_id, kind, reason_of(reason), now, shown), shown
+
+
+def forget_said(eid: str, undo: str | None, shown: list[str]) -> str:
+    """What a forget says, the same in ``lh memory forget`` and on the page (``undo``: how to undo its
+    run; None: nothing was written)."""
+    if undo is None:
+        return f"{eid} is already forgotten"
+    back = f" ({'it was' if len(shown) == 1 else 'they were'} replaced by {eid})"
+    return f"forgot {eid} (undo: {undo})" + (f"; shown again: {', '.join(shown)}{back}" if shown else "")
 
 
 def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, kind: str, reason: str,
-            now: float) -> str | None:
+            now: float, shown: list[str]) -> str | None:
     """:func:`forget` once its lock is held: the check, then the journalled change."""
     if kind == "learning":
         marked = _learning_files_to_forget(learnings_dir, entry_id)
@@ -229,12 +247,16 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
         if kind in ("decision", "failure"):
             if not entry_exists(memory_dir, entry_id, kind):
                 raise damage.no_entry(memory_dir, entry_id, kind)
-            if was[0] in (state.SUPERSEDED, state.MERGED):
+            # why a superseded one may be: the person's word outlasts its replacement (forgotten later,
+            # the replacement gives back only what no forget hides)
+            if was[0] == state.MERGED:
                 raise LhError(f"{entry_id} is already left out ({state.label(was)})")
 
             def make(j: journal.Journal, now: float) -> None:
                 _unhold(memory_dir, j, entry_id, was[0])
                 changes.add_mark(memory_dir, j, "forget", entry_id, None, reason, now)
+                if was[0] != state.SUPERSEDED:  # why: replaced itself, what it replaced is its replacement's
+                    shown.extend(changes.release(memory_dir, j, entry_id))
         else:
             _caught_up(memory_dir, now)
             try:

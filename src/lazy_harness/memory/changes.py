@@ -41,6 +41,22 @@ def unmark(memory_dir: str, j: journal.Journal, gone: set[str], ops: tuple = mar
     j.record(path)
 
 
+def release(memory_dir: str, j: journal.Journal, by: str) -> list[str]:
+    """Take out, in journal ``j``, the ``supersede`` marks by ``by``, an entry the person forgets: a
+    forgotten entry replaces nothing, as a held one (ADR 0060). Returns the ids they hid that no other
+    mark hides now: the entries shown again. A merge stays: the merged text lives in its survivor.
+    No such mark: nothing is written."""
+    replaced = [m["id"] for m in marks.read(memory_dir) if m["op"] == "supersede" and m.get("by") == by]
+    if not replaced:
+        return []
+    unmark(memory_dir, j, {by}, ops=("supersede",), field="by")
+    still = marks.hidden(memory_dir)
+    shown = [old for old in dict.fromkeys(replaced) if old not in still]
+    for old in shown:
+        j.note(f"release {old}: its replacement {by} is forgotten")
+    return shown
+
+
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
              now: float, extra: dict | None = None, live: tuple[str, ...] = ()) -> bool:
     """Append one mark (memory/marks.py) in journal ``j``; ``extra``: more fields of it (an approval's

@@ -41,8 +41,9 @@ def _undo(p: Project, run: str) -> str:
 
 def forget(p: Project, form: dict, cfg: Config, now: float) -> str:
     eid = _field(form, "id").strip()
-    run = by_hand.forget(p.memory_dir, p.learnings_dir, p.name, eid, form.get("reason") or "forgotten in lh ui", now)
-    return f"forgot {eid} (undo: {_undo(p, run)})" if run else f"{eid} is already forgotten"
+    run, shown = by_hand.forget_showing(p.memory_dir, p.learnings_dir, p.name, eid,
+                                        form.get("reason") or "forgotten in lh ui", now)
+    return by_hand.forget_said(eid, run and _undo(p, run), shown)
 
 
 def close(p: Project, form: dict, cfg: Config, now: float) -> str:
