@@ -12,34 +12,12 @@ import tempfile
 import pytest
 
 from lazy_harness import paths, private, private_fix
+from tests.support.as_person import PERSON, as_person, as_root
 
 ME = os.geteuid()
-PERSON = 65534  # nobody
-as_root = pytest.mark.skipif(ME != 0, reason="acting as another user needs root (CI runs as root)")
 
 
-def _as_person(call, *args) -> str:
-    """``call(*args)`` run in a child acting as the person, what it returned as text."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setegid(PERSON)
-            os.seteuid(PERSON)
-            private._PLACES.clear()
-            os.write(write, str(call(*args)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as got:
-        out = got.read()
-    os.waitpid(pid, 0)
-    return out
-
-
-def _run_as_person(argv: list[str]) -> int:
+def _runas_person(argv: list[str]) -> int:
     """A command run by the person (every id theirs, as in their shell): its exit code."""
     return subprocess.run(argv, user=PERSON, group=PERSON, extra_groups=[], capture_output=True).returncode
 
@@ -72,14 +50,14 @@ def test_another_users_folder_with_closed_contents_is_moved_aside_not_removed(wo
     closed = _folder(os.path.join(theirs, "hooks"), 1, 0o700)
     with open(os.path.join(closed, "bundle.py"), "w") as fh:
         fh.write("")
-    why = _as_person(private.problem, theirs)
+    why = as_person(private.problem, theirs)
     assert why == f"{theirs} belongs to uid 1, not to you (uid {PERSON})"
-    said = _as_person(private_fix.fix, theirs, why)
+    said = as_person(private_fix.fix, theirs, why)
     assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine), or point "), said
     assert "XDG_CACHE_HOME" in said and "remove" not in said, said
-    assert _run_as_person(["rm", "-r", theirs]) != 0 and os.path.isdir(closed)  # what "remove" led to
-    assert _run_as_person(["mv", theirs, f"{theirs}.not-mine"]) == 0
-    assert _as_person(private.problem, theirs) == "None"  # ours is made there next
+    assert _runas_person(["rm", "-r", theirs]) != 0 and os.path.isdir(closed)  # what "remove" led to
+    assert _runas_person(["mv", theirs, f"{theirs}.not-mine"]) == 0
+    assert as_person(private.problem, theirs) == "None"  # ours is made there next
 
 
 @as_root
@@ -90,9 +68,9 @@ def test_another_users_file_where_ours_should_be_is_moved_aside(world, monkeypat
     with open(theirs, "w") as fh:
         fh.write("")
     os.chown(theirs, 1, 1)
-    why = _as_person(private.problem, theirs)
+    why = as_person(private.problem, theirs)
     assert why == f"{theirs} is not a folder"
-    said = _as_person(private_fix.fix, theirs, why)
+    said = as_person(private_fix.fix, theirs, why)
     assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine), or point "), said
 
 
@@ -104,12 +82,12 @@ def test_another_users_link_where_ours_should_be_is_removed(world, monkeypatch):
     link = paths.cache_dir()
     os.symlink(_folder(os.path.join(world, "theirs"), 1, 0o700), link)
     os.lchown(link, 1, 1)
-    why = _as_person(private.problem, link)
+    why = as_person(private.problem, link)
     assert why == f"{link} is a symbolic link"
-    said = _as_person(private_fix.fix, link, why)
+    said = as_person(private_fix.fix, link, why)
     assert said.startswith(f"remove the link {link}, or point "), said
     assert "mv " not in said, said
-    assert _run_as_person(["rm", link]) == 0 and os.path.isdir(os.path.join(world, "theirs"))
+    assert _runas_person(["rm", link]) == 0 and os.path.isdir(os.path.join(world, "theirs"))
 
 
 def test_the_persons_own_file_where_ours_should_be_is_not_said_to_be_someone_elses(tmp_path, monkeypatch):
@@ -131,12 +109,12 @@ def test_a_closed_folder_of_the_persons_own_above_ours_is_opened_not_ours(world,
     closed = _folder(os.path.join(world, "cache"), PERSON, 0o000)
     monkeypatch.setenv("XDG_CACHE_HOME", closed)
     cache = paths.cache_dir()
-    why = _as_person(private.problem, cache)
+    why = as_person(private.problem, cache)
     assert why == f"{cache} cannot be looked at (Permission denied)"
-    said = _as_person(private_fix.fix, cache, why)
+    said = as_person(private_fix.fix, cache, why)
     assert said == f"chmod u+rwx {closed}", said
-    assert _run_as_person(said.split()) == 0
-    assert _as_person(private.problem, cache) == "None"
+    assert _runas_person(said.split()) == 0
+    assert as_person(private.problem, cache) == "None"
 
 
 @as_root
@@ -146,9 +124,9 @@ def test_a_closed_folder_of_another_user_above_ours_is_not_to_be_chmodded(world,
     os.mkdir(os.path.join(theirs, "cache"))
     monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(theirs, "cache"))
     cache = paths.cache_dir()
-    why = _as_person(private.problem, cache)
+    why = as_person(private.problem, cache)
     assert why == f"{cache} cannot be looked at (Permission denied)"
-    said = _as_person(private_fix.fix, cache, why)
+    said = as_person(private_fix.fix, cache, why)
     assert said == "point XDG_CACHE_HOME at a folder of yours", said
 
 
@@ -158,9 +136,9 @@ def test_a_closed_folder_of_root_above_ours_is_asked_for(world, monkeypatch):
     _folder(os.path.join(closed, "cache"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(closed, "cache"))
     cache = paths.cache_dir()
-    why = _as_person(private.problem, cache)
+    why = as_person(private.problem, cache)
     assert why == f"{cache} cannot be looked at (Permission denied)"
-    said = _as_person(private_fix.fix, cache, why)
+    said = as_person(private_fix.fix, cache, why)
     assert said == ("point XDG_CACHE_HOME at a folder of yours, or ask root or an administrator to let you open "
                     f"{closed}")
 
@@ -226,7 +204,7 @@ def test_a_folder_above_ours_closed_since_it_was_followed_is_asked_for(world, mo
     monkeypatch.setenv("XDG_CACHE_HOME", held)
     cache = paths.cache_dir()
     why = f"{held} (holding {cache}) cannot be looked at (Permission denied)"
-    said = _as_person(private_fix.fix, cache, why)
+    said = as_person(private_fix.fix, cache, why)
     assert said == ("point XDG_CACHE_HOME at a folder of yours, or ask root or an administrator to let you open "
                     f"{closed}")
 

@@ -11,30 +11,9 @@ import tempfile
 import pytest
 
 from lazy_harness import paths, private, private_fix
+from tests.support.as_person import PERSON, as_person, as_root
 
 ME = os.geteuid()
-PERSON = 65534  # nobody
-as_root = pytest.mark.skipif(ME != 0, reason="acting as another user needs root (CI runs as root)")
-
-
-def _as_person(call, *args) -> str:
-    """``call(*args)`` run in a child acting as the person (effective uid and gid 65534)."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setegid(PERSON)
-            os.seteuid(PERSON)
-            os.write(write, str(call(*args)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as got:
-        out = got.read()
-    os.waitpid(pid, 0)
-    return out
 
 
 @pytest.fixture
@@ -62,9 +41,9 @@ def test_a_cache_folder_another_user_made_in_a_sticky_folder_is_not_to_be_remove
     monkeypatch.setenv("XDG_CACHE_HOME", shared)
     theirs = _made_by(paths.cache_dir(), owner_uid)
     private._PLACES.clear()
-    why = _as_person(private.problem, theirs)
+    why = as_person(private.problem, theirs)
     assert why == f"{theirs} belongs to uid {owner_uid}, not to you (uid {PERSON})"
-    said = _as_person(private_fix.fix, theirs, why)
+    said = as_person(private_fix.fix, theirs, why)
     try:
         owner = pwd.getpwuid(owner_uid).pw_name
     except KeyError:
@@ -79,7 +58,7 @@ def test_a_cache_folder_another_user_made_in_a_sticky_folder_is_not_to_be_remove
 def test_a_data_folder_another_user_made_in_a_sticky_folder_names_xdg_data_home(shared, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", shared)
     theirs = _made_by(paths.data_dir(), 1)
-    said = _as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    said = as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert "point XDG_DATA_HOME at a folder of yours" in said and "ask daemon or an administrator" in said, said
     assert not said.startswith("remove"), said
 
@@ -90,7 +69,7 @@ def test_a_folder_another_user_made_in_the_persons_own_folder_may_still_be_moved
     mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
     theirs = _made_by(paths.cache_dir(), 1)
-    said = _as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    said = as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine)"), said
 
 
@@ -101,7 +80,7 @@ def test_the_fix_names_the_folder_at_fault_not_the_one_below_it(shared, monkeypa
     monkeypatch.setenv("XDG_CACHE_HOME", shared)
     theirs = _made_by(paths.cache_dir(), 1)
     below = os.path.join(theirs, "hooks")
-    said = _as_person(private_fix.fix, below, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
+    said = as_person(private_fix.fix, below, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert below not in said and f"ask daemon or an administrator to remove {theirs}" in said, said
 
 
@@ -112,11 +91,11 @@ def test_an_open_folder_of_another_user_is_not_to_be_chmodded_by_the_person(shar
     opened = _made_by(os.path.join(shared, "etc-lh"), 0, 0o777)
     config = os.path.join(opened, "config.toml")
     why = f"{opened} is open to group or others (mode 0777) without the sticky bit"
-    said = _as_person(private_fix.fix, config, why)
+    said = as_person(private_fix.fix, config, why)
     assert not said.startswith("chmod"), said
     assert f"ask root or an administrator to chmod go-w {opened}" in said, said
     mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o777)
-    said = _as_person(private_fix.fix, os.path.join(mine, "config.toml"), why.replace(opened, mine))
+    said = as_person(private_fix.fix, os.path.join(mine, "config.toml"), why.replace(opened, mine))
     assert said.startswith(f"chmod go-w {mine} (or chmod +t {mine})"), said
 
 
@@ -130,12 +109,12 @@ def test_a_config_file_of_another_user_that_cannot_be_read_is_not_to_be_chmodded
         fh.write("")
     os.chmod(config, 0o600)
     monkeypatch.setenv("LH_CONFIG", config)
-    why = _as_person(private.config_problem)
+    why = as_person(private.config_problem)
     assert why == f"{config} cannot be read (Permission denied)", why
-    said = _as_person(private_fix.fix, config, why)
+    said = as_person(private_fix.fix, config, why)
     assert not said.startswith("chmod"), said
     assert said.startswith(f"move {config} aside (it is root's)"), said
     os.chmod(folder, 0o1777)
     os.chown(folder, 0, 0)
-    said = _as_person(private_fix.fix, config, why)
+    said = as_person(private_fix.fix, config, why)
     assert "ask root or an administrator" in said and not said.startswith(("chmod", "move")), said

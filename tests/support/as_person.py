@@ -1,0 +1,34 @@
+"""A call made as another local user, for the tests of what a person who is not root and not the owner
+sees (ADR 0031): the person is ``nobody`` (uid and gid 65534), the world around them made by root.
+Such tests need root (CI runs as root); ``as_root`` skips them elsewhere."""
+
+import os
+
+import pytest
+
+from lazy_harness import private
+
+PERSON = 65534  # nobody
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root (CI runs as root)")
+
+
+def as_person(call, *args) -> str:
+    """``call(*args)`` run in a child acting as the person (effective uid and gid 65534), what it returned
+    as text. The child starts with no folder judged: ``private`` keeps what it judged per process."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setegid(PERSON)
+            os.seteuid(PERSON)
+            private._PLACES.clear()
+            os.write(write, str(call(*args)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as got:
+        out = got.read()
+    os.waitpid(pid, 0)
+    return out
