@@ -12,7 +12,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import approval, by_hand, files, frontmatter, held, held_review, ids, state
+from lazy_harness.memory import approval, by_hand, files, frontmatter, hand_runs, held, held_review, ids, state
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -145,11 +145,11 @@ def test_approving_an_id_two_texts_carry_is_refused_and_writes_nothing(world):
 def test_copies_differing_only_by_line_endings_or_title_spacing_are_one_learning(world):
     path = _held_learning(world)
     crlf = _copy(path, lambda t: t.replace("\n", "\r\n").replace("title: Test setup", "title: Test   setup"))
-    assert by_hand.learning_text(path) == by_hand.learning_text(crlf)
+    assert hand_runs.learning_text(path) == hand_runs.learning_text(crlf)
     eid = _id(path)
     assert _id(crlf) == eid
     assert len([h for h in world.listing() if h["id"] == eid]) == 1
-    assert sorted(by_hand.learning_paths(world.ldir, eid)) == sorted([path, crlf])
+    assert sorted(hand_runs.learning_paths(world.ldir, eid)) == sorted([path, crlf])
     out = invoke("memory", "show", "--project", world.root)
     assert out.code == 0, out.err
     assert out.out.split("\nLearnings from ", 1)[1].count(eid) == 1

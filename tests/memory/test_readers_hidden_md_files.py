@@ -9,7 +9,7 @@ import sqlite3
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import by_hand, files, ids
+from lazy_harness.memory import files, hand_runs, ids
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook, spawned_workers_gone, worker_lock_held
 from tests.support import memory_samples as ms
@@ -71,4 +71,4 @@ def test_hidden_md_files_beside_a_learning_are_read_by_no_lister(tmp_path):
     assert files.recent_learning_files(ldir, 100) == [path]
     for leftover in hidden:  # no learning has the id one would carry, so none can be forgotten
         lid = ids.of_learning({}, path=leftover)
-        assert by_hand.learning_paths(ldir, lid) == []
+        assert hand_runs.learning_paths(ldir, lid) == []

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import by_hand, files, ids
+from lazy_harness.memory import files, hand_runs, ids
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook, spawned_workers_gone, worker_lock_held
 from tests.support import memory_samples as ms
@@ -61,7 +61,7 @@ def test_a_salvaged_decision_is_listed_forgotten_by_its_id_and_then_left_out(tmp
     full = shown.out.partition("==== everything")[2]
     listed = [ln for ln in full.splitlines() if FRIDAYS in ln]
     assert len(listed) == 1 and bad["id"] in listed[0], full
-    assert by_hand.entry_exists(mdir, bad["id"], "decision")
+    assert hand_runs.entry_exists(mdir, bad["id"], "decision")
 
     forget = invoke("memory", "forget", "--project", root, bad["id"], "--reason", "obsolete")
     assert forget.code == 0, forget.err

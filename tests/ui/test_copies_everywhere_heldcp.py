@@ -1,6 +1,6 @@
 """Two files of one learning that differ only by their line endings (CRLF) or the spacing of the title
 are one learning in every view: SessionStart's summary, ``lh memory show``, the page's learnings and
-"Held for approval", ``lh memory held`` and consolidation (``by_hand.learning_text``, the rule
+"Held for approval", ``lh memory held`` and consolidation (``hand_runs.learning_text``, the rule
 ``lh memory forget`` uses)."""
 
 import os
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from lazy_harness import config
-from lazy_harness.memory import by_hand, held, held_review, ids
+from lazy_harness.memory import by_hand, hand_runs, held, held_review, ids
 from lazy_harness.ui import held_and_usage, memory_lists, reading
 from lazy_harness.worker import consolidate, consolidate_prompt
 from tests.cli.lhrun import invoke
@@ -65,7 +65,7 @@ def test_copies_differing_only_by_line_endings_or_title_spacing_are_one_learning
                              project_folder=os.path.basename(seeded.mdir))
     copy = _variant(path, how)
     eid = _id(path)
-    assert _id(copy) == eid and by_hand.learning_text(copy) == by_hand.learning_text(path)
+    assert _id(copy) == eid and hand_runs.learning_text(copy) == hand_runs.learning_text(path)
     assert _views(seeded, eid) == {"session start": 1, "show": 1, "page": 1, "held": 1, "page held": 1,
                                    "lh memory held": 1,
                                    "consolidation": 1}

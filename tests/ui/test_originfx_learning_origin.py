@@ -10,7 +10,7 @@ import time
 from urllib.parse import urlencode
 
 from lazy_harness import paths
-from lazy_harness.memory import by_hand, frontmatter, learnings, usage_log
+from lazy_harness.memory import frontmatter, hand_runs, learnings, usage_log
 from lazy_harness.ui import sections
 from tests.support import memory_samples as ms
 from tests.ui.conftest import NOW
@@ -88,7 +88,7 @@ def test_forget_from_this_page_forgets_a_general_learning_in_every_project(serve
     """What the question says: the one file every project reads is marked forgotten, as lh memory
     forget does from this project's folder."""
     gen = _general(seeded, origin="elsewhere")
-    path = by_hand.learning_paths(seeded.ldir, gen)[0]
+    path = hand_runs.learning_paths(seeded.ldir, gen)[0]
     form = urlencode({"project": server_key(server, seeded), "token": server.form_token, "id": gen})
     assert request(server, "POST", page(server, "/action/forget"), cookie(server), body=form)[0] == 303
     assert frontmatter.read_frontmatter_values(path, ("status",))["status"] == "forgotten"

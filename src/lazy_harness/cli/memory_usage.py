@@ -196,19 +196,19 @@ def _refuse_unknown(mdir: str, ldir: str, eid: str) -> None:
     (an entry rewritten by hand since it was shown keeps its counts there). An id that is not one is
     left to ``usage_log.reset``, which says so."""
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import by_hand, handoff, ids, usage_log
+    from lazy_harness.memory import hand_runs, handoff, ids, usage_log
 
     kind = ids.kind_of(eid)
     if kind is None or any(rec.get("id") == eid for rec in usage_log.read(mdir) if rec["op"] != "reset"):
         return
     if kind == "learning":
-        if by_hand.learning_paths(ldir, eid):
+        if hand_runs.learning_paths(ldir, eid):
             return
         raise LhError(f"no learning {eid} in {ldir}", hint="lh memory usage lists the entries shown to sessions")
     if kind == "handoff":
         found = eid in handoff.load(mdir)[0]
     else:
-        found = by_hand.entry_exists(mdir, eid, kind)
+        found = hand_runs.entry_exists(mdir, eid, kind)
     if not found:
         raise LhError(f"no {kind} {eid} in {mdir}", hint="lh memory usage lists the entries shown to sessions")
 

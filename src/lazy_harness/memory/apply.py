@@ -220,7 +220,7 @@ def _apply_restores(p: Plan, report: Report, log: Intent | None = None) -> None:
                 report.skipped.append((path, f"not restored, no longer deprecated: {eid}"))
                 continue
             try:
-                before = _fields_before_deprecation(p.memory_dir, path)
+                before = changes.fields_before_deprecation(p.memory_dir, path)
                 # why only_from: the look above is not under the status lock; a forget or hold the person
                 # made since is theirs, and a learning left as it is was not restored
                 if before is None:
@@ -274,30 +274,6 @@ def _apply_replaces(p: Plan, report: Report, log: Intent | None = None) -> None:
 
         with suppress(OSError):
             os.unlink(j.path)
-
-
-def _fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
-    """The status fields learning ``path`` had before the consolidation run that deprecated it, when
-    that run is not undone and its fields are still the ones it wrote; else None."""
-    from lazy_harness.memory import journal, status_fields
-
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            now = status_fields.fields_of(fh.read(), path)
-    except (OSError, LhError, UnicodeDecodeError):
-        return None
-    for run in journal.runs(memory_dir):
-        if run.get("kind") != "consolidate" or run.get("undone"):
-            continue
-        for f in run["files"]:
-            fields = f.get("fields")
-            if f["path"] != path or not isinstance(fields, dict) or not isinstance(fields.get("before"), dict):
-                continue
-            after = fields.get("after")
-            if isinstance(after, dict) and {k: after.get(k) for k in status_fields.STATUS_FIELDS} == now:
-                before = fields["before"]
-                return {k: before.get(k) for k in status_fields.STATUS_FIELDS}
-    return None
 
 
 def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None:

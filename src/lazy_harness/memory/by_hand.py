@@ -1,19 +1,23 @@
-"""The person's changes to a project's memory: forget an entry, close a handoff item, undo a run.
+"""The person's changes to a project's memory: forget an entry, close a handoff item, undo a run,
+approve what waits.
 
-Shared by ``lh memory forget | close | undo`` and by the page of ``lh ui``, so both go through the
-same checks and write the same journal (``memory.journal``): every change here is undoable, and
-one that wrote memory starts the sync the worker starts after it writes (:func:`_sync_after`).
+Shared by ``lh memory forget | close | undo | approve`` and by the page of ``lh ui``, so both go through
+the same checks and write the same journal (``memory.journal``): every change here is undoable, and
+one that wrote memory starts the sync the worker starts after it writes (``hand_runs.sync_after``).
+How an id names its entry, the lock and the run are :mod:`lazy_harness.memory.hand_runs`'.
 Errors are ``LhError`` with a hint; nothing is printed.
 """
 
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import contextmanager, nullcontext
 
 from lazy_harness.errors import LhError
 from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal,
-                                 learning_damage, learnings, marks, state)
+                                 learning_damage, marks, state)
+from lazy_harness.memory.hand_runs import (NotOpen, entry_exists, journalled_run, learning_paths, one_at_a_time,
+                                           reason_of, sync_after, the_one)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -21,67 +25,6 @@ from lazy_harness.memory.sanitize import normalise, one_line
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from typing import TypeVar
-
-    T = TypeVar("T")
-
-
-def reason_of(text: str) -> str:
-    """A reason as it is kept in the record: one line, at most ``changes.REASON_CHARS``."""
-    return one_line(text)[:changes.REASON_CHARS]
-
-
-def _the_one(eid: str, found: list[T], name: Callable[[T], str], hint: str,
-             same: Callable[[T], object] | None = None, key: Callable[[T], str] | None = None) -> T | None:
-    """The one entry of ``found`` that carries ``eid`` (None for none); two or more: refused, naming
-    each, unless ``same`` gives them one text (copies of one entry) or ``key`` tells the one whose text
-    the id is the hash of (``ids.claimed``: a line of another writer carrying it)."""
-    try:
-        return ids.one_of(eid, found, name, same, key)
-    except LookupError as exc:
-        raise LhError(str(exc), hint=hint) from None
-
-
-# What makes two files one learning: its title and body (status fields aside); the path when unreadable.
-# The one rule of every view (held_review.copy_text), so forget, approve, show, the page and consolidation agree.
-learning_text = held_review.copy_text
-
-
-def learning_paths(learnings_dir: str, lid: str) -> list[str]:
-    """The files of the learning whose id is exactly ``lid``: one, or copies of one text (a file copied
-    by hand is the same learning); refused when two texts carry it."""
-    return one_learning(lid, [p for p in files.recent_learning_files(learnings_dir, 10**6)
-                              if learnings.id_of(p) == lid])
-
-
-def one_learning(lid: str, found: list[str]) -> list[str]:
-    """``found``, the files that carry learning id ``lid``, when forget takes them as one learning (one
-    file, or copies of one text); refused as :func:`learning_paths` refuses. The page asks it before it
-    offers Forget."""
-    hint = f"give one of them an id of its own in its frontmatter (id: {lid}0); then forget takes each by its id"
-    titles = {normalise(frontmatter.read_frontmatter_values(p, ("title",)).get("title") or ids.title_of_file(p))
-              for p in found} if len(found) > 1 else set()
-    if len(titles) == 1 and len(set(map(learning_text, found))) > 1:
-        # why: one title (and origin) is one id: the same learning written twice in its own words, on two
-        # days or two machines and brought together by lh sync (or a copy edited), not two ids that collided
-        raise LhError(f"{lid} names {len(found)} entries, learnings of the same title in different words (one "
-                      f"learning written on two days or two machines, or a copy edited by hand): {'; '.join(found)}",
-                      hint=hint)
-    _the_one(lid, found, str, hint, learning_text)
-    return found
-
-
-def entry_exists(memory_dir: str, eid: str, kind: str) -> bool:
-    """Whether decisions.jsonl (or failures.jsonl) holds an entry whose id is exactly ``eid``. A line
-    copied by hand (the same id and summary) is the same entry; of lines of different summaries, the
-    one whose summary the id is the hash of (another writer's line carrying it takes nothing from it,
-    ``ids.claimed``); refused when none or several are (two summaries of one 8 hex characters)."""
-    name = files.DECISIONS if kind == "decision" else files.FAILURES
-    path = os.path.join(memory_dir, name)
-    found = [rec for rec in files.read_entries(path) if ids.of_record(rec, kind) == eid]
-    return _the_one(eid, found, lambda rec: repr(one_line(rec.get("summary"))[:80]),
-                    f"give one of them its own id as its \"id\" in {path}",
-                    lambda rec: normalise(rec.get("summary")), lambda rec: normalise(rec.get("summary"))) is not None
 
 
 def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
@@ -98,10 +41,6 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     if item is not None:
         return item["id"], item["text"]
     raise _not_open(memory_dir, ref)
-
-
-class NotOpen(LhError):
-    """The handoff item is not open (any more): nothing was changed."""
 
 
 def _not_open(memory_dir: str, ref: str) -> NotOpen:
@@ -125,77 +64,6 @@ def _close_item(memory_dir: str, j: journal.Journal, hid: str, reason: str, who:
     item = handoff.load(memory_dir)[0].get(hid)
     if item is None or item.is_open or item.get("closed_by") != who:
         raise _not_open(memory_dir, hid)
-
-
-LOCK = ".by-hand.lock"  # in the memory folder, and in the learnings folder: see one_at_a_time
-
-
-@contextmanager
-def one_at_a_time(memory_dir: str, learnings_dir: str | None = None) -> Iterator[None]:
-    """Hold the memory folder's lock of the person's changes (``<memory dir>/.by-hand.lock``, never
-    deleted; sync's ``*.lock`` keeps it on this machine) while one forget, approve or close checks
-    and writes. why: the check ("already forgotten", "is it held", "is it open") read before any
-    lock let the same Forget sent from two ``lh ui`` pages, or a page and ``lh memory forget``, write two
-    marks and two runs, the undo of one leaving the entry forgotten by the other; the page's own lock
-    orders only its own process. An ``flock``: two processes, and two threads of one, wait for each
-    other. With ``learnings_dir`` (a change of a learning), then the learnings folder's own
-    (``<learnings>/.by-hand.lock``) too. why: a learning of another project is on every project's
-    page, and its file is in the learnings folder every project shares; under the project's lock
-    alone, a Forget or Approve from two projects at once both passed the check and wrote a run in
-    each project's journal. Always in this order, the project's then the learnings', and taken before
-    every lock the writes take (the folder's, the learnings' status lock, a file's own), by nothing
-    else: no one holding those waits for them, so nothing deadlocks, and nothing under them calls a
-    model. No memory folder: nothing of it to change, and none is made for the lock (a change of a
-    learning, which journals there, makes it with its journal once it writes, under the learnings'
-    lock); no learnings folder: no learning to change, and none is made for its lock. why not made
-    for the lock: ``approve --all`` with nothing to approve left the folder of a project without
-    memory, which ``lh memory path --old`` then listed in every other project."""
-    from lazy_harness import atomic
-
-    held_fds: list[int] = []
-    try:
-        for folder in (memory_dir, learnings_dir):
-            if folder is not None and os.path.isdir(folder):
-                held_fds.append(atomic.lock(os.path.join(folder, LOCK)))
-        yield
-    finally:
-        for fd in reversed(held_fds):
-            os.close(fd)
-
-
-def _change(memory_dir: str, kind: str, project: str, note: str, make: Callable[[journal.Journal, float], object],
-            now: float) -> str:
-    """Run ``make(journal, now)`` as one journalled change of ``kind``; returns the run id for undo."""
-    j = journal.Journal(memory_dir, kind, project, now)
-    try:
-        make(j, now)
-    except NotOpen:
-        # why: refused before any change (see _close_item): no run to list or undo. Only then: a change
-        # stopped partway by another error keeps its journal, so what it did can still be undone
-        with suppress(OSError):
-            os.unlink(j.path)
-        raise
-    j.note(note)
-    j.save()
-    _sync_after()
-    return j.run
-
-
-def _sync_after() -> None:
-    """Once a change by hand wrote memory: the sync the worker starts once it wrote memory
-    (``detach.spawn_sync``, ``python -m lazy_harness.sync after-write --now``), so the other machines
-    get a forget now, not after the next distillation (SessionStart's pull commits, never pushes). That
-    process reads config.toml and syncs only with a remote and ``auto`` on, as after the worker's
-    writes, but without waiting for ``interval_minutes``; it is not waited for, and one that cannot start fails no
-    change (the next round sends it). why here and not in the CLI: the page's actions call these
-    functions too. why the look at ``<data>/.git`` first: memory reads no config (the CLI and the page
-    pass what it needs), and a machine that never synced has no repository there: no process for it."""
-    from lazy_harness import detach, paths
-
-    if not os.path.isdir(os.path.join(paths.data_dir(), ".git")):
-        return
-    with suppress(OSError):
-        detach.spawn_sync(at_once=True)
 
 
 def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str | None:
@@ -234,11 +102,17 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
         marked = _learning_files_to_forget(learnings_dir, entry_id)
         if not marked:
             return None
-        _refuse_elsewhere(memory_dir, project, entry_id, marked[0])
+        listed = _listed_here(memory_dir, project)
+        _refuse_elsewhere(listed, project, entry_id, marked[0])
+        # why a deprecated one gives nothing back: what it replaced is its replacement's (as a decision's)
+        replaces = not any(frontmatter.read_frontmatter_values(p, ("status",)).get("status") == state.DEPRECATED
+                           for p in marked)
 
         def make(j: journal.Journal, now: float) -> None:
             for path in marked:  # why each: a copy left active would still reach every session
                 changes.set_learning_status(path, learnings_dir, "forgotten", None, reason, now, j)
+            if replaces:  # why: a forgotten learning replaces nothing (ADR 0060), as a forgotten decision
+                shown.extend(changes.release_learnings(memory_dir, learnings_dir, j, entry_id, listed))
     else:
         every = marks.by_id(memory_dir, marks.OPS)
         was = state.of_marks(every.get(entry_id))
@@ -270,16 +144,23 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
             def make(j: journal.Journal, now: float) -> None:
                 _close_item(memory_dir, j, hid, reason, handoff.FORGOTTEN_BY, now)
                 _unhold(memory_dir, j, hid, held_item)
-    return _change(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
+    return journalled_run(memory_dir, "forget", project, f"forget {entry_id}: {reason}", make, now)
 
 
-def _refuse_elsewhere(memory_dir: str, project: str, lid: str, path: str) -> None:
-    """Refuse a learning kept to another project (scope ``project``, not this one's: ``Owned.lists``):
-    no view of this project lists it, so its id came from elsewhere; it is forgotten in its own."""
+def _listed_here(memory_dir: str, project: str) -> Callable[[dict], bool]:
+    """Whether this project lists a learning (its frontmatter, with ``id``), and so may forget it or give
+    it back: one meant for other projects too, or its own (``Owned.lists``)."""
     from lazy_harness.memory import aliases
 
+    owned = aliases.owned(memory_dir)
+    return lambda meta: state.crosses(meta) or owned.lists(meta, project)
+
+
+def _refuse_elsewhere(listed: Callable[[dict], bool], project: str, lid: str, path: str) -> None:
+    """Refuse a learning kept to another project (scope ``project``, not this one's: ``listed``): no
+    view of this project lists it, so its id came from elsewhere; it is forgotten in its own."""
     meta = {**frontmatter.read_frontmatter_values(path, ("project_folder", "origin", "scope")), "id": lid}
-    if state.crosses(meta) or aliases.owned(memory_dir).lists(meta, project):
+    if listed(meta):
         return
     origin = one_line(meta.get("origin"))[:80] or "another project"
     raise LhError(f"{lid} is a learning kept to project {origin}, not shown in {project}",
@@ -324,7 +205,7 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
     with one_at_a_time(memory_dir):
         _caught_up(memory_dir, now)
         hid, text = open_item(memory_dir, ref)
-        run = _change(memory_dir, "close", project, f"close {hid}: {reason}",
+        run = journalled_run(memory_dir, "close", project, f"close {hid}: {reason}",
                       lambda j, now: _close_item(memory_dir, j, hid, reason, "by hand", now), now)
     return hid, text, run
 
@@ -361,7 +242,7 @@ def undo(memory_dir: str, learnings_dir: str, run: str | None, stale_days: float
                                                 "project": data.get("project") or ""}, now, stale_days)
     if any(os.path.basename(str(f.get("path"))) == "marks.jsonl" for f in data["files"]):
         _refresh_usage(memory_dir)  # why: an undone merge no longer counts its entry's use for another
-    _sync_after()  # why always: the run's journal was written back, marked undone or restored in part
+    sync_after()  # why always: the run's journal was written back, marked undone or restored in part
     return data, restored, problems
 
 
@@ -460,7 +341,7 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
         kind = ids.kind_of(eid)
         if kind is None:
             raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory held")
-        one = _the_one(eid, by_id.get(eid, []), _named, "lh memory held",
+        one = the_one(eid, by_id.get(eid, []), _named, "lh memory held",
                        key=None if kind == "learning" else lambda h: normalise(h.get("text")))
         if one is None:
             raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
@@ -479,4 +360,5 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
                 held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at)
 
     approved = [e for e, _, _ in found]
-    return _change(memory_dir, "approve", project, f"approve {', '.join(approved)}: {reason}", make, now), approved
+    note = f"approve {', '.join(approved)}: {reason}"
+    return journalled_run(memory_dir, "approve", project, note, make, now), approved

@@ -14,7 +14,13 @@ from lazy_harness import atomic, logfile, paths
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import LhError
 from lazy_harness.memory import files, journal, marks, state
-from lazy_harness.memory.status_fields import fields_of, with_fields
+from lazy_harness.memory.status_fields import STATUS_FIELDS, fields_of, with_fields
+
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 REASON_CHARS = 300
 STATUS_LOCK = ".status.lock"  # in the learnings folder: see status_lock
@@ -54,6 +60,65 @@ def release(memory_dir: str, j: journal.Journal, by: str) -> list[str]:
     shown = [old for old in dict.fromkeys(replaced) if old not in still]
     for old in shown:
         j.note(f"release {old}: its replacement {by} is forgotten")
+    return shown
+
+
+def fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
+    """The status fields learning ``path`` had before the consolidation run (journalled in
+    ``memory_dir``) that deprecated it, when that run is not undone and its fields are still the ones it
+    wrote; else None. why: what is shown again gets the fields it had (a person's signed approval, ADR
+    0052), not a new reason, whether a session made it again or its replacement was forgotten."""
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            now = fields_of(fh.read(), path)
+    except (OSError, LhError, UnicodeDecodeError):
+        return None
+    for run in journal.runs(memory_dir):
+        if run.get("kind") != "consolidate" or run.get("undone"):
+            continue
+        for f in run["files"]:
+            fields = f.get("fields")
+            if f["path"] != path or not isinstance(fields, dict) or not isinstance(fields.get("before"), dict):
+                continue
+            after = fields.get("after")
+            if isinstance(after, dict) and {k: after.get(k) for k in STATUS_FIELDS} == now:
+                before = fields["before"]
+                return {k: before.get(k) for k in STATUS_FIELDS}
+    return None
+
+
+SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": None, "deprecated_reason": None}
+
+
+def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, by: str,
+                      listed: Callable[[dict], bool]) -> list[str]:
+    """:func:`release` for learnings: every learning deprecated for ``by``, a learning the person forgets,
+    is set active again in journal ``j``, with the fields it had before (:func:`fields_before_deprecation`,
+    the consolidation journalled in ``memory_dir``), else its ``deprecated_*`` fields cleared; ``listed``: whether a
+    learning (its frontmatter, with ``id``) is one the forgetting project lists, and so could forget
+    itself (another project's own learning is that project's to change). Only one still deprecated:
+    one the person forgot or held since keeps its state (checked again under the status lock).
+    Returns the ids shown again; a file whose frontmatter no writer rewrites is left, noted in ``j``."""
+    from lazy_harness.memory import frontmatter, ids
+
+    shown: list[str] = []
+    for path in files.recent_learning_files(learnings_dir, 10**6):
+        meta = frontmatter.read_frontmatter_values(path, ("id", "title", "origin", "status", "deprecated_by",
+                                                          "scope", "project_folder"))
+        if meta.get("status") != state.DEPRECATED or str(meta.get("deprecated_by") or "").strip() != by:
+            continue
+        lid = ids.of_learning(meta, path=path)
+        if not listed({**meta, "id": lid}):
+            continue
+        try:
+            after = fields_before_deprecation(memory_dir, path) or dict(SHOWN_AGAIN)
+            done = set_learning_fields(path, learnings_dir, after, j, only_from=state.DEPRECATED)
+        except LhError as exc:  # why: another learning's damaged file fails no forget; it stays as it is
+            j.note(f"not shown again: {exc}")
+            continue
+        if done and lid not in shown:
+            shown.append(lid)
+            j.note(f"release {lid}: its replacement {by} is forgotten")
     return shown
 
 

@@ -143,7 +143,7 @@ def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
 
 
 def copy_text(path: str) -> object:
-    """What makes two files one learning (``by_hand.learning_text``): its title and body, status fields
+    """What makes two files one learning (``hand_runs.learning_text``): its title and body, status fields
     aside, the title normalised and line endings made ``\\n``; the path when unreadable. A file copied by
     hand (``cp a.md a-copy.md``) is the learning it copies in every view (``lh memory show``, ``held``,
     ``forget``, ``approve``, the page, consolidation). why here: this module is below ``by_hand`` (whose

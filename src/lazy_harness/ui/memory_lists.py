@@ -131,11 +131,11 @@ def forget_refusals(p: Project) -> dict[str, str]:
 
 
 def _refusals(found: list[dict]) -> dict[str, str]:
-    """:func:`forget_refusals` of learning heads (``id``, ``path``), asked of ``by_hand.one_learning``,
+    """:func:`forget_refusals` of learning heads (``id``, ``path``), asked of ``hand_runs.one_learning``,
     the check forget makes. why only ids in two files or more: a single file is never refused, and the
     check reads each file it is given."""
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import by_hand
+    from lazy_harness.memory import hand_runs
 
     paths: dict[str, list[str]] = {}
     for meta in found:
@@ -144,7 +144,7 @@ def _refusals(found: list[dict]) -> dict[str, str]:
     for lid, some in paths.items():
         if len(some) > 1:
             try:
-                by_hand.one_learning(lid, some)
+                hand_runs.one_learning(lid, some)
             except LhError as exc:
                 out[lid] = str(exc)
     return out

@@ -150,14 +150,14 @@ def _deprecate(ch: Change, live: dict[str, Entry], files_of: list[str], learning
 
 def one_per_learning(c: Candidates) -> tuple[Candidates, dict[str, list[str]], list[str]]:
     """``c`` with each learning listed once, ``{id: its active files}`` and one problem line per id that
-    two texts carry. A file copied by hand (one id, one title and body: ``by_hand.learning_text``) is
+    two texts carry. A file copied by hand (one id, one title and body: ``hand_runs.learning_text``) is
     the same learning, as ``lh memory show`` and ``forget`` take it: shown once, and a change acts on
     every copy. An id of two texts (a copy edited afterwards, or a pair written before ids were checked
     for collisions) is left out: acting on one would hide a text the person may want, and the id cannot
     say which."""
     from dataclasses import replace
 
-    from lazy_harness.memory import by_hand
+    from lazy_harness.memory import hand_runs
 
     groups: dict[str, list[Entry]] = {}
     for e in c.learnings:
@@ -167,7 +167,7 @@ def one_per_learning(c: Candidates) -> tuple[Candidates, dict[str, list[str]], l
     problems: list[str] = []
     for lid, group in groups.items():
         copies[lid] = [e.path for e in group]
-        if len({by_hand.learning_text(p) for p in copies[lid]}) > 1:
+        if len({hand_runs.learning_text(p) for p in copies[lid]}) > 1:
             problems.append(f"learning {lid} left out: {len(group)} files of different texts carry it "
                             f"({'; '.join(copies[lid])}); give one of them an id of its own")
             continue
