@@ -70,14 +70,15 @@ def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, rea
     """Leave a decision, failure, learning or handoff item out of everything; returns the run id, or
     None when it is already forgotten (nothing written: a second forget is no change). A held entry
     loses its hold in the same run: one state, forgotten, in every view and on every synced machine;
-    a decision, the marks that it replaced others (:func:`forget_showing`)."""
+    a forgotten decision or learning replaces nothing any more (:func:`forget_showing`)."""
     return forget_showing(memory_dir, learnings_dir, project, entry_id, reason, now)[0]
 
 
 def forget_showing(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str,
                    now: float) -> tuple[str | None, list[str]]:
     """:func:`forget`, and the ids shown again: the decisions the forgotten one had replaced (its
-    ``supersede`` marks, ADR 0060, taken out in the same run), which nothing else leaves out."""
+    ``supersede`` marks, ADR 0060, taken out in the same run) or the learnings it had (their
+    ``deprecated_by``), which nothing else leaves out."""
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
@@ -206,7 +207,7 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
         _caught_up(memory_dir, now)
         hid, text = open_item(memory_dir, ref)
         run = journalled_run(memory_dir, "close", project, f"close {hid}: {reason}",
-                      lambda j, now: _close_item(memory_dir, j, hid, reason, "by hand", now), now)
+                             lambda j, now: _close_item(memory_dir, j, hid, reason, "by hand", now), now)
     return hid, text, run
 
 

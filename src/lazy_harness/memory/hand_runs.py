@@ -2,7 +2,7 @@
 decision or failure line, a learning's files), the lock the changes take one at a time, the journalled
 run ``lh memory undo`` reverts, and the sync started once it wrote.
 
-Below :mod:`lazy_harness.memory.by_hand` (forget, close, undo, approve), which every caller imports;
+Below :mod:`lazy_harness.memory.by_hand` (forget, close, undo, approve), which the commands and the page call;
 nothing is printed, errors are ``LhError`` with a hint.
 """
 
