@@ -170,6 +170,7 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
 
     cross = state.policy(cfg)
     seen = Seen(mdir, ldir)
+    seen.wanted = {os.path.basename(c["file"])[11:] for c in hits if c["kind"] == "learning"}
     out = []
     for c in hits:
         if c["kind"] == "learning":
@@ -197,7 +198,8 @@ class Seen:
         self.states: dict[str, States] = {}
         self.items: dict[str, tuple[dict, set[str]]] = {}
         self.rows: dict[str, list[bytes]] = {}
-        self.slugs: dict[str, list[str]] | None = None
+        self.slugs: dict[str, list[tuple[str, str]]] | None = None
+        self.wanted: set[str] = set()  # the names (past the day) of the learning hits: the files looked for
         self.names: dict[str, str] = {}  # memory folder -> its project's name
         self.origins: Callable[[], dict[str, str]] | None = None  # memory key -> a learning's origin
 
@@ -208,12 +210,21 @@ class Seen:
         from lazy_harness.memory import files, frontmatter, ids
         from lazy_harness.memory.sanitize import normalise
 
-        if self.slugs is None:  # why: only the files of a hit's name are opened; listing the folders costs little
+        if self.slugs is None:  # why: only the files of the hits' names are opened
             self.slugs = {}
-            for path in files.recent_learning_files(self.ldir, 10**9):  # newest first, as SessionStart reads them
-                self.slugs.setdefault(os.path.basename(path)[11:], []).append(path)
+            # why the names of the hits only, kept as names: 16,700 learnings at 100,000 entries, each made a
+            # path, cost a search 30 ms
+            wanted = self.wanted or {os.path.basename(hit["file"])[11:]}
+            for month in files.month_folders(self.ldir):
+                try:
+                    names = os.listdir(os.path.join(self.ldir, month))
+                except OSError:
+                    continue
+                for name in [n for n in names if n[11:] in wanted]:
+                    self.slugs.setdefault(name[11:], []).append((month, name))
+        named = sorted(self.slugs.get(os.path.basename(hit["file"])[11:], []), reverse=True)  # newest first
         heads = [{**frontmatter.read_frontmatter_values(p, ("id", "title", "origin", "created")), "path": p}
-                 for p in self.slugs.get(os.path.basename(hit["file"])[11:], [])]
+                 for p in (os.path.join(self.ldir, m, n) for m, n in named if files.is_learning_name(n))]
         same = [h for h in heads if ids.of_learning(h, path=h["path"]) == hit["id"]]
         mine = next((h for h in same if h["path"] == hit["file"]), None)
         # why the title too: one id and one title are one learning (the digest's rule, learnings.once)
