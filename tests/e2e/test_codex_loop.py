@@ -116,9 +116,15 @@ def test_a_codex_session_is_distilled_by_codex_exec_and_read_back_in_codex_and_c
 
     # the next Codex session starts with it, its origin naming Codex
     seen = len(responses.model_requests())
-    tui_session(codex, responses, ["What did we decide about the billing queue"])
-    context = "\n".join(responses.model_requests()[seen].messages("developer"))
-    line = next(x for x in context.splitlines() if DECISION in x)
+    asked_now = "What did we decide about the billing queue"
+    tui_session(codex, responses, [asked_now])
+    # why by its prompt, not the first request after ``seen``: a request of the first session's Codex
+    # (its own background work) may still arrive after it ended, and it carries no start of the second
+    turns = [r for r in responses.model_requests()[seen:] if asked_now in r.last_user_text()]
+    assert turns, f"no model request of the second session carries its prompt: {responses.model_requests()[seen:]}"
+    context = "\n".join(turns[0].messages("developer"))
+    line = next((x for x in context.splitlines() if DECISION in x), None)
+    assert line is not None, f"the second session's start has no {DECISION!r}: {context[:2000]}"
     assert f"Codex session {sid[:8]}" in line
 
     # and so does a Claude Code session in the same project
