@@ -12,12 +12,12 @@ import tempfile
 import pytest
 
 from lazy_harness import paths, private, private_fix
-from tests.support.as_person import PERSON, as_person, as_root
+from tests.support.as_person import PERSON, as_person, as_root, made_by
 
 ME = os.geteuid()
 
 
-def _runas_person(argv: list[str]) -> int:
+def _run_as_person(argv: list[str]) -> int:
     """A command run by the person (every id theirs, as in their shell): its exit code."""
     return subprocess.run(argv, user=PERSON, group=PERSON, extra_groups=[], capture_output=True).returncode
 
@@ -31,23 +31,16 @@ def world():
     shutil.rmtree(top, ignore_errors=True)
 
 
-def _folder(path: str, uid: int, mode: int = 0o755) -> str:
-    os.mkdir(path)
-    os.chown(path, uid, uid)
-    os.chmod(path, mode)
-    return path
-
-
 # --- a folder, file or link of another user where ours should be -----------------------------------
 
 @as_root
 def test_another_users_folder_with_closed_contents_is_moved_aside_not_removed(world, monkeypatch):
     """Their cache folder, in a folder of the person's: ``rm -r`` fails on what is closed to the
     person inside it, renaming it in place works; the fix says the one that works."""
-    mine = _folder(os.path.join(world, "mine"), PERSON, 0o700)
+    mine = made_by(os.path.join(world, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
-    theirs = _folder(paths.cache_dir(), 1)
-    closed = _folder(os.path.join(theirs, "hooks"), 1, 0o700)
+    theirs = made_by(paths.cache_dir(), 1)
+    closed = made_by(os.path.join(theirs, "hooks"), 1, 0o700)
     with open(os.path.join(closed, "bundle.py"), "w") as fh:
         fh.write("")
     why = as_person(private.problem, theirs)
@@ -55,14 +48,14 @@ def test_another_users_folder_with_closed_contents_is_moved_aside_not_removed(wo
     said = as_person(private_fix.fix, theirs, why)
     assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine), or point "), said
     assert "XDG_CACHE_HOME" in said and "remove" not in said, said
-    assert _runas_person(["rm", "-r", theirs]) != 0 and os.path.isdir(closed)  # what "remove" led to
-    assert _runas_person(["mv", theirs, f"{theirs}.not-mine"]) == 0
+    assert _run_as_person(["rm", "-r", theirs]) != 0 and os.path.isdir(closed)  # what "remove" led to
+    assert _run_as_person(["mv", theirs, f"{theirs}.not-mine"]) == 0
     assert as_person(private.problem, theirs) == "None"  # ours is made there next
 
 
 @as_root
 def test_another_users_file_where_ours_should_be_is_moved_aside(world, monkeypatch):
-    mine = _folder(os.path.join(world, "mine"), PERSON, 0o700)
+    mine = made_by(os.path.join(world, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
     theirs = paths.cache_dir()
     with open(theirs, "w") as fh:
@@ -77,17 +70,17 @@ def test_another_users_file_where_ours_should_be_is_moved_aside(world, monkeypat
 @as_root
 def test_another_users_link_where_ours_should_be_is_removed(world, monkeypatch):
     """Removing a link always works and leaves what it points to as it is."""
-    mine = _folder(os.path.join(world, "mine"), PERSON, 0o700)
+    mine = made_by(os.path.join(world, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
     link = paths.cache_dir()
-    os.symlink(_folder(os.path.join(world, "theirs"), 1, 0o700), link)
+    os.symlink(made_by(os.path.join(world, "theirs"), 1, 0o700), link)
     os.lchown(link, 1, 1)
     why = as_person(private.problem, link)
     assert why == f"{link} is a symbolic link"
     said = as_person(private_fix.fix, link, why)
     assert said.startswith(f"remove the link {link}, or point "), said
     assert "mv " not in said, said
-    assert _runas_person(["rm", link]) == 0 and os.path.isdir(os.path.join(world, "theirs"))
+    assert _run_as_person(["rm", link]) == 0 and os.path.isdir(os.path.join(world, "theirs"))
 
 
 def test_the_persons_own_file_where_ours_should_be_is_not_said_to_be_someone_elses(tmp_path, monkeypatch):
@@ -106,21 +99,21 @@ def test_the_persons_own_file_where_ours_should_be_is_not_said_to_be_someone_els
 
 @as_root
 def test_a_closed_folder_of_the_persons_own_above_ours_is_opened_not_ours(world, monkeypatch):
-    closed = _folder(os.path.join(world, "cache"), PERSON, 0o000)
+    closed = made_by(os.path.join(world, "cache"), PERSON, 0o000)
     monkeypatch.setenv("XDG_CACHE_HOME", closed)
     cache = paths.cache_dir()
     why = as_person(private.problem, cache)
     assert why == f"{cache} cannot be looked at (Permission denied)"
     said = as_person(private_fix.fix, cache, why)
     assert said == f"chmod u+rwx {closed}", said
-    assert _runas_person(said.split()) == 0
+    assert _run_as_person(said.split()) == 0
     assert as_person(private.problem, cache) == "None"
 
 
 @as_root
 def test_a_closed_folder_of_another_user_above_ours_is_not_to_be_chmodded(world, monkeypatch):
     """Even were they let in, a folder of another user above ours is refused: ours is put elsewhere."""
-    theirs = _folder(os.path.join(world, "bob"), 1, 0o700)
+    theirs = made_by(os.path.join(world, "bob"), 1, 0o700)
     os.mkdir(os.path.join(theirs, "cache"))
     monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(theirs, "cache"))
     cache = paths.cache_dir()
@@ -132,8 +125,8 @@ def test_a_closed_folder_of_another_user_above_ours_is_not_to_be_chmodded(world,
 
 @as_root
 def test_a_closed_folder_of_root_above_ours_is_asked_for(world, monkeypatch):
-    closed = _folder(os.path.join(world, "srv"), 0, 0o700)
-    _folder(os.path.join(closed, "cache"), PERSON, 0o700)
+    closed = made_by(os.path.join(world, "srv"), 0, 0o700)
+    made_by(os.path.join(closed, "cache"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", os.path.join(closed, "cache"))
     cache = paths.cache_dir()
     why = as_person(private.problem, cache)
@@ -199,8 +192,8 @@ def test_a_link_above_ours_leading_too_far_to_look_at_is_put_elsewhere(tmp_path,
 def test_a_folder_above_ours_closed_since_it_was_followed_is_asked_for(world, monkeypatch):
     """Only a change between two looks gives this reason (the kernel went where ``lstat`` then could
     not): the reason is what ``private`` says then, the folders are real."""
-    closed = _folder(os.path.join(world, "srv"), 0, 0o700)
-    held = _folder(os.path.join(closed, "cache"), PERSON, 0o700)
+    closed = made_by(os.path.join(world, "srv"), 0, 0o700)
+    held = made_by(os.path.join(closed, "cache"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", held)
     cache = paths.cache_dir()
     why = f"{held} (holding {cache}) cannot be looked at (Permission denied)"

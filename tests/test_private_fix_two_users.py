@@ -11,7 +11,7 @@ import tempfile
 import pytest
 
 from lazy_harness import paths, private, private_fix
-from tests.support.as_person import PERSON, as_person, as_root
+from tests.support.as_person import PERSON, as_person, as_root, made_by
 
 ME = os.geteuid()
 
@@ -28,18 +28,11 @@ def shared():
     shutil.rmtree(top)
 
 
-def _made_by(path: str, uid: int, mode: int = 0o755) -> str:
-    os.mkdir(path)
-    os.chown(path, uid, uid)
-    os.chmod(path, mode)
-    return path
-
-
 @as_root
 @pytest.mark.parametrize("owner_uid", [1, 4242], ids=["named-owner", "unnamed-owner"])
 def test_a_cache_folder_another_user_made_in_a_sticky_folder_is_not_to_be_removed(shared, monkeypatch, owner_uid):
     monkeypatch.setenv("XDG_CACHE_HOME", shared)
-    theirs = _made_by(paths.cache_dir(), owner_uid)
+    theirs = made_by(paths.cache_dir(), owner_uid)
     private._PLACES.clear()
     why = as_person(private.problem, theirs)
     assert why == f"{theirs} belongs to uid {owner_uid}, not to you (uid {PERSON})"
@@ -57,7 +50,7 @@ def test_a_cache_folder_another_user_made_in_a_sticky_folder_is_not_to_be_remove
 @as_root
 def test_a_data_folder_another_user_made_in_a_sticky_folder_names_xdg_data_home(shared, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", shared)
-    theirs = _made_by(paths.data_dir(), 1)
+    theirs = made_by(paths.data_dir(), 1)
     said = as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert "point XDG_DATA_HOME at a folder of yours" in said and "ask daemon or an administrator" in said, said
     assert not said.startswith("remove"), said
@@ -66,9 +59,9 @@ def test_a_data_folder_another_user_made_in_a_sticky_folder_names_xdg_data_home(
 @as_root
 def test_a_folder_another_user_made_in_the_persons_own_folder_may_still_be_moved_aside(shared, monkeypatch):
     """Renamed in place, not removed: ``rm -r`` fails on what inside it is closed to the person."""
-    mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o700)
+    mine = made_by(os.path.join(shared, "mine"), PERSON, 0o700)
     monkeypatch.setenv("XDG_CACHE_HOME", mine)
-    theirs = _made_by(paths.cache_dir(), 1)
+    theirs = made_by(paths.cache_dir(), 1)
     said = as_person(private_fix.fix, theirs, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert said.startswith(f"move {theirs} aside (e.g. mv {theirs} {theirs}.not-mine)"), said
 
@@ -78,7 +71,7 @@ def test_the_fix_names_the_folder_at_fault_not_the_one_below_it(shared, monkeypa
     """The hooks' bundle folder (cache/hooks) refused because the cache folder is another user's: what
     is to be removed, or asked for, is the cache folder."""
     monkeypatch.setenv("XDG_CACHE_HOME", shared)
-    theirs = _made_by(paths.cache_dir(), 1)
+    theirs = made_by(paths.cache_dir(), 1)
     below = os.path.join(theirs, "hooks")
     said = as_person(private_fix.fix, below, f"{theirs} belongs to uid 1, not to you (uid {PERSON})")
     assert below not in said and f"ask daemon or an administrator to remove {theirs}" in said, said
@@ -88,13 +81,13 @@ def test_the_fix_names_the_folder_at_fault_not_the_one_below_it(shared, monkeypa
 def test_an_open_folder_of_another_user_is_not_to_be_chmodded_by_the_person(shared, monkeypatch):
     """config.toml's folder open to others without the sticky bit, and root's: ``chmod go-w`` is root's
     to run, not the person's."""
-    opened = _made_by(os.path.join(shared, "etc-lh"), 0, 0o777)
+    opened = made_by(os.path.join(shared, "etc-lh"), 0, 0o777)
     config = os.path.join(opened, "config.toml")
     why = f"{opened} is open to group or others (mode 0777) without the sticky bit"
     said = as_person(private_fix.fix, config, why)
     assert not said.startswith("chmod"), said
     assert f"ask root or an administrator to chmod go-w {opened}" in said, said
-    mine = _made_by(os.path.join(shared, "mine"), PERSON, 0o777)
+    mine = made_by(os.path.join(shared, "mine"), PERSON, 0o777)
     said = as_person(private_fix.fix, os.path.join(mine, "config.toml"), why.replace(opened, mine))
     assert said.startswith(f"chmod go-w {mine} (or chmod +t {mine})"), said
 
@@ -102,8 +95,8 @@ def test_an_open_folder_of_another_user_is_not_to_be_chmodded_by_the_person(shar
 @as_root
 def test_a_config_file_of_another_user_that_cannot_be_read_is_not_to_be_chmodded(shared, monkeypatch):
     """``sudo lh config init`` left a root-owned 0600 config.toml: ``chmod 600`` is not the person's to run."""
-    home = _made_by(os.path.join(shared, "home"), PERSON, 0o700)
-    folder = _made_by(os.path.join(home, "lh"), PERSON, 0o700)
+    home = made_by(os.path.join(shared, "home"), PERSON, 0o700)
+    folder = made_by(os.path.join(home, "lh"), PERSON, 0o700)
     config = os.path.join(folder, "config.toml")
     with open(config, "w") as fh:
         fh.write("")

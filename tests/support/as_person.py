@@ -32,3 +32,11 @@ def as_person(call, *args) -> str:
         out = got.read()
     os.waitpid(pid, 0)
     return out
+
+
+def made_by(path: str, uid: int, mode: int = 0o755) -> str:
+    """A folder ``path`` made by root for ``uid`` (its owner and group), with ``mode``."""
+    os.mkdir(path)
+    os.chown(path, uid, uid)
+    os.chmod(path, mode)
+    return path
