@@ -241,7 +241,8 @@ def held(project: str | None) -> None:
     from lazy_harness.memory.fence import from_origin, neutral
 
     _, cfg, mdir, ldir, name = _where(project)
-    found = held_review.listing(mdir, ldir, state.policy(cfg))
+    found = held_review.listing(mdir, ldir, state.policy(cfg),
+                                told=lambda: click.echo(f"lh: {held_review.WAITING}", err=True))
     if not found:
         click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
         return

@@ -198,7 +198,8 @@ def held_line(mdir: str, cfg: Config) -> str:
     from lazy_harness.memory import held_review, state
 
     try:
-        found = held_review.listing(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None), state.policy(cfg))
+        found = held_review.listing(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None), state.policy(cfg),
+                                    told=lambda: click.echo(f"lh: {held_review.WAITING}", err=True))
     except OSError as exc:
         return f"held for approval: cannot read: {exc}"
     holds = [h for h in found if h["state"] == state.HELD]

@@ -295,6 +295,9 @@ def excerpt(body: str) -> str:
 # last read used are written back, and only when one was worked out. A missing, damaged or foreign file
 # reads as empty: a cache, never memory.
 
+# why: a read that checks this many texts itself is a whole memory after the rules changed (an upgrade):
+# seconds at a few thousand entries, which the person waiting is told of (``Kept.on_bulk``)
+BULK = 300
 SECRET_KEY = "#secret"  # after a text's digest: the redactor's finding in a text the old rules hold (Kept.secret)
 
 
@@ -309,6 +312,8 @@ class Kept:
         self.known: dict[str, str] = {}
         self.used: dict[str, str] = {}
         self.worked_out = 0
+        self.checks = 0  # texts the check itself read (neither kept here nor elsewhere)
+        self.on_bulk: Callable[[], object] | None = None  # called once, at the BULK-th of them
         self.elsewhere: str | dict[str, str] | None = elsewhere
         try:
             with open(path, "rb") as fh:
@@ -328,6 +333,9 @@ class Kept:
                 self.elsewhere = Kept(self.elsewhere).known
             why = self.elsewhere.get(key) if self.elsewhere else None
             if why is None:
+                self.checks += 1
+                if self.checks == BULK and self.on_bulk is not None:
+                    self.on_bulk()
                 why = trust.reason(text) or ""
             self.known[key] = why
             self.worked_out += 1  # why also when found elsewhere: kept here, the next read needs no other file

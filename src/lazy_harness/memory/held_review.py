@@ -19,6 +19,8 @@ from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, 
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lazy_harness.memory.journal import Journal
     from lazy_harness.memory.shapes import Env
 
@@ -81,7 +83,13 @@ def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where
                       hint=f"lh memory forget {eid}")
 
 
-def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list[dict]:
+# said once by a command whose listing checks many texts itself (``listing``'s ``told``)
+WAITING = ("checking this memory's entries against the hold rules: once after the rules change, as with an "
+           "upgrade (a few ms an entry; the verdicts are kept)...")
+
+
+def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
+            told: Callable[[], object] | None = None) -> list[dict]:
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
@@ -90,10 +98,17 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK) -> list
     A state is worked out as every view works it out (:class:`States`): the marks or frontmatter, then
     the hold check on the entry's text at read time, its verdicts kept per text (a text checked once
     is not checked again until it changes), so an entry the rules hold is listed here as ``lh memory
-    search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold."""
+    search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold.
+    ``told``: called once when the check reads many texts itself (``held.BULK``: after an upgrade that
+    changed the rules), for the command to say why it waits (:data:`WAITING`)."""
     states = States(memory_dir, learnings_dir)
-    found = (_held_records(memory_dir, states) + _held_items(memory_dir, states)
-             + _held_learnings(learnings_dir, cross, states))
+    states.verdicts.on_bulk = told
+    try:
+        found = (_held_records(memory_dir, states) + _held_items(memory_dir, states)
+                 + _held_learnings(learnings_dir, cross, states))
+    except BaseException:  # why: a Ctrl-C after minutes of checks keeps what they found
+        states.save()
+        raise
     states.save(whole=True)
     return _one_per_learning([h for h in found if h["state"] == state.HELD]
                             + [h for h in found if h["state"] != state.HELD])
