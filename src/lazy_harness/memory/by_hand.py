@@ -78,7 +78,8 @@ def forget_showing(memory_dir: str, learnings_dir: str, project: str, entry_id: 
                    now: float) -> tuple[str | None, list[str]]:
     """:func:`forget`, and the ids shown again: the decisions the forgotten one had replaced (its
     ``supersede`` marks, ADR 0060, taken out in the same run) or the learnings it had (their
-    ``deprecated_by``), which nothing else leaves out."""
+    ``deprecated_by``), which nothing else leaves out; another project's own learning is named with its
+    project (``l-1a2b3c4d in project shop``: ``changes.release_learnings``)."""
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")

@@ -64,15 +64,30 @@ def release(memory_dir: str, j: journal.Journal, by: str) -> list[str]:
 
 
 def fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
-    """The status fields learning ``path`` had before the consolidation run (journalled in
-    ``memory_dir``) that deprecated it, when that run is not undone and its fields are still the ones it
-    wrote; else None. why: what is shown again gets the fields it had (a person's signed approval, ADR
-    0052), not a new reason, whether a session made it again or its replacement was forgotten."""
+    """The status fields learning ``path`` had before the consolidation run that deprecated it, when that
+    run is not undone and its fields are still the ones it wrote; else None. The run is looked for in
+    ``memory_dir``'s journal, then in every other project's memory folder beside it (read only): a
+    project's consolidation may deprecate a learning for one another project wrote. why: what is shown
+    again gets the fields it had (a person's signed approval, ADR 0052), not a new reason, whether a
+    session made it again or its replacement was forgotten."""
+    from lazy_harness.memory import aliases
+
     try:
         with open(path, encoding="utf-8", newline="") as fh:
             now = fields_of(fh.read(), path)
     except (OSError, LhError, UnicodeDecodeError):
         return None
+    here = os.path.normpath(memory_dir)
+    others = [d for d in aliases.memory_folders(os.path.dirname(here)) if os.path.normpath(d) != here]
+    for folder in [here, *others]:
+        before = _fields_before(folder, path, now)
+        if before is not None:
+            return before
+    return None
+
+
+def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
+    """:func:`fields_before_deprecation` in one memory folder's journal."""
     for run in journal.runs(memory_dir):
         if run.get("kind") != "consolidate" or run.get("undone"):
             continue
@@ -93,12 +108,14 @@ SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": N
 def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, by: str,
                       listed: Callable[[dict], bool]) -> list[str]:
     """:func:`release` for learnings: every learning deprecated for ``by``, a learning the person forgets,
-    is set active again in journal ``j``, with the fields it had before (:func:`fields_before_deprecation`,
-    the consolidation journalled in ``memory_dir``), else its ``deprecated_*`` fields cleared; ``listed``: whether a
-    learning (its frontmatter, with ``id``) is one the forgetting project lists, and so could forget
-    itself (another project's own learning is that project's to change). Only one still deprecated:
-    one the person forgot or held since keeps its state (checked again under the status lock).
-    Returns the ids shown again; a file whose frontmatter no writer rewrites is left, noted in ``j``."""
+    is set active again in journal ``j``, with the fields it had before (:func:`fields_before_deprecation`),
+    else its ``deprecated_*`` fields cleared. Another project's own learning too: its deprecation's reason
+    is gone, and giving it back returns it to its own state; ``listed`` tells whether the forgetting
+    project lists a learning (its frontmatter, with ``id``), and one it does not is named with its
+    project (``l-1a2b3c4d in project shop``), since nothing in that project says why it is back. Only
+    one still deprecated: one the person forgot or held since keeps its state (checked again under the
+    status lock). Returns the learnings shown again, each its id (named so when another project's);
+    a file whose frontmatter no writer rewrites is left, noted in ``j``."""
     from lazy_harness.memory import frontmatter, ids
 
     shown: list[str] = []
@@ -108,18 +125,25 @@ def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, b
         if meta.get("status") != state.DEPRECATED or str(meta.get("deprecated_by") or "").strip() != by:
             continue
         lid = ids.of_learning(meta, path=path)
-        if not listed({**meta, "id": lid}):
-            continue
         try:
             after = fields_before_deprecation(memory_dir, path) or dict(SHOWN_AGAIN)
             done = set_learning_fields(path, learnings_dir, after, j, only_from=state.DEPRECATED)
         except LhError as exc:  # why: another learning's damaged file fails no forget; it stays as it is
             j.note(f"not shown again: {exc}")
             continue
-        if done and lid not in shown:
-            shown.append(lid)
-            j.note(f"release {lid}: its replacement {by} is forgotten")
+        named = lid if listed({**meta, "id": lid}) else _elsewhere(lid, meta)
+        if done and named not in shown:
+            shown.append(named)
+            j.note(f"release {named}: its replacement {by} is forgotten")
     return shown
+
+
+def _elsewhere(lid: str, meta: dict) -> str:
+    """How a forget names another project's own learning it gives back: with that project's name."""
+    from lazy_harness.memory.sanitize import one_line
+
+    origin = one_line(meta.get("origin"))[:80]
+    return f"{lid} in project {origin}" if origin else f"{lid} in another project"
 
 
 def add_mark(memory_dir: str, j: journal.Journal, op: str, target: str, by: str | None, reason: str,
