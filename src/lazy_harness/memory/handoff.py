@@ -40,7 +40,7 @@ from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names ar
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
     id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.handoff_markdown import (
-    behind, markdown_records, parse_markdown, read_markdown, render, set_aside)
+    behind, held_reasons, markdown_records, parse_markdown, read_markdown, render, set_aside)
 from lazy_harness.memory.sanitize import normalise
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -141,7 +141,7 @@ def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | 
             append(memory_dir, late)
             appended, records = appended + late, records + late
         state = fold(records)
-        text = render(state, meta, now, stale_days)
+        text = render(state, meta, now, stale_days, held_reasons(memory_dir, open_items(state)))
         if before_write is not None:
             before_write(text.encode("utf-8"))
         if current[1] is None:
@@ -335,20 +335,21 @@ def after_undo(memory_dir: str, meta: dict, now: float, stale_days: float | None
         stale_days = _last_stale_days(memory_dir)
     state = fold(read_records(memory_dir) or [])
     md = read_markdown(memory_dir)
-    if md is not None and md[0] == _as_rendered(state, md[0], stale_days):
+    if md is not None and md[0] == _as_rendered(memory_dir, state, md[0], stale_days):
         _save_open_cache(memory_dir, open_items(state), stale_days)
         return
     write_markdown(memory_dir, meta, now, stale_days)
 
 
-def _as_rendered(state: dict[str, Item], text: str, stale_days: float) -> str | None:
-    """``state`` rendered as the render that wrote handoff.md ``text`` was; None without its header."""
+def _as_rendered(memory_dir: str, state: dict[str, Item], text: str, stale_days: float) -> str | None:
+    """``state`` rendered as the render that wrote handoff.md ``text`` was (its items held as they are
+    now); None without its header."""
     marker = parse_markdown(text)[0]
     written = files.iso_epoch(marker.get("written"))
     if written is None:
         return None
     meta = {"session_id": marker.get("session"), "task_id": marker.get("task"), "project": marker.get("project")}
-    return render(state, meta, written, stale_days)
+    return render(state, meta, written, stale_days, held_reasons(memory_dir, open_items(state)))
 
 
 def edited_since_render(memory_dir: str) -> bool:
