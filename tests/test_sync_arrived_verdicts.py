@@ -1,5 +1,5 @@
 """What a sync round brings in is checked by the round (``rounds.hold_merged``), and the verdicts the
-next SessionStart needs are kept where that start looks (``held.kept_verdicts`` falls back to the
+next SessionStart needs are kept where that start looks (``verdicts.kept_verdicts`` falls back to the
 arrivals' verdicts): the start after a pull answers them without running the check, which costs it
 its first use of the rules and the redactor (about 100 ms of CPU, benchmarks/bench_session_start.py,
 "after a sync pull"). Real git, two machine homes, one bare remote (``tests.test_sync.Machine``)."""
@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import handoff, held, held_written, learnings, trust
+from lazy_harness.memory import handoff, held, held_written, learnings, trust, verdicts
 from lazy_harness.recall.readback.learnings import read_head
 from tests.support import memory_samples as ms
 from tests.test_sync_learnings_added_twice import _two as synced_pair
@@ -52,11 +52,11 @@ def test_the_start_after_a_pull_finds_the_verdicts_of_what_came_in(two, monkeypa
     texts = ([trust.text_of(rec, kind) for kind, rec in recs] + [str(i.get("text") or "") for i in items]
              + [held.head_text(read_head(there))])
     asked = _checked_nowhere(monkeypatch)
-    kept = held.kept_verdicts(str(b.mdir), b.env)
+    kept = verdicts.kept_verdicts(str(b.mdir), b.env)
     assert [kept.reason(t) for t in texts] == [None] * len(texts)
     assert asked == []
     assert kept.save() and asked == []  # what it took from the arrivals is the start's own from now on
-    again = held.Kept(held.kept_verdicts(str(b.mdir), b.env).path)
+    again = verdicts.Kept(verdicts.kept_verdicts(str(b.mdir), b.env).path)
     assert all(again.reason(t) is None for t in texts) and asked == []
 
 
@@ -71,13 +71,13 @@ def test_a_hostile_entry_that_came_in_keeps_its_verdict(two, monkeypatch):
     expected = trust.reason(text)
     assert expected
     asked = _checked_nowhere(monkeypatch)
-    assert held.kept_verdicts(str(b.mdir), b.env).reason(text) == expected and asked == []
+    assert verdicts.kept_verdicts(str(b.mdir), b.env).reason(text) == expected and asked == []
 
 
 def test_a_text_nobody_checked_is_checked_at_the_start(two, monkeypatch):
     _, b = two
     asked = _checked_nowhere(monkeypatch)
-    assert held.kept_verdicts(str(b.mdir), b.env).reason("A note written by hand after the round") is None
+    assert verdicts.kept_verdicts(str(b.mdir), b.env).reason("A note written by hand after the round") is None
     assert asked == ["A note written by hand after the round"]
 
 
@@ -86,15 +86,16 @@ def test_a_start_that_knows_every_text_does_not_read_the_arrived_file(tmp_path, 
 
     env = {"HOME": str(tmp_path / "home")}
     mdir = str(tmp_path / "data" / "projects" / "-work-demo")
-    own = held.kept_verdicts(mdir, env)
+    own = verdicts.kept_verdicts(mdir, env)
     own.reason("Keep the stylesheet in one file")
     own.save()
     held_written.keep_texts(["A line another machine wrote"], env)
     arrived = held_written.arrived_verdicts(env).path
     opened: list[str] = []
     real = builtins.open
-    monkeypatch.setattr(held, "open", lambda path, *a, **k: opened.append(path) or real(path, *a, **k), raising=False)
-    start = held.kept_verdicts(mdir, env)
+    monkeypatch.setattr(verdicts, "open", lambda path, *a, **k: opened.append(path) or real(path, *a, **k),
+                        raising=False)
+    start = verdicts.kept_verdicts(mdir, env)
     start.reason("Keep the stylesheet in one file")
     assert arrived not in opened
     start.reason("A line another machine wrote")

@@ -80,6 +80,7 @@ HOT = (
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",
     "lazy_harness.memory.lineage",  # os and jsonload only: a session's own ids (a fork's parents)
     "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
+    "lazy_harness.memory.verdicts",  # jsonload-only: the check's verdicts kept per text
     "lazy_harness.memory.approval",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
     "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
     "lazy_harness.memory.intent",  # os and jsonload only: a killed writer's unfinished persist (a stat)

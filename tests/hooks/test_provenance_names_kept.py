@@ -1,5 +1,5 @@
 """A name shown beside an entry (its machine, author, project) is read by the hold check as words
-(memory/provenance.py); that verdict is kept between starts with the entries' own (held.Kept), so a
+(memory/provenance.py); that verdict is kept between starts with the entries' own (verdicts.Kept), so a
 start that shows the same names again loads neither the rules' word tables nor ``re`` for them."""
 
 import json

@@ -169,3 +169,21 @@ def test_an_item_holding_a_secret_is_marked_with_the_redacted_reason(tmp_path):
     assert tag.startswith("held: holds a secret"), tag
     assert notes(root)[hid].endswith(f"; {tag} (shown to no session; lh memory approve {hid})")
     assert token not in notes(root)[hid]
+
+
+def test_a_render_checks_each_open_item_once_then_reads_its_kept_verdict(root, monkeypatch):
+    """The render asks the hold check of every open item (300 of them cost a write some 350 ms): what it
+    worked out is kept with the views' verdicts (``lh memory held`` reads the same), so the next render,
+    in this process or another, checks only a text it has not seen."""
+    from lazy_harness.memory import trust
+
+    mdir, asked = paths.memory_dir(root), []
+    real = trust.hostile
+    monkeypatch.setattr(trust, "hostile", lambda text: asked.append(text) or real(text))
+    handoff.write_markdown(mdir, META, NOW)
+    assert asked == []  # the fixture's render checked both items and kept the verdicts
+    handoff.append(mdir, [handoff.record("open", "bump the pdf fonts", "sess-2", "t-2", NOW)])
+    handoff.write_markdown(mdir, META, NOW)
+    assert asked == ["bump the pdf fonts"]
+    held_id = item_id(root, HELD)
+    assert held_id in notes(root) and "; held: " in notes(root)[held_id]

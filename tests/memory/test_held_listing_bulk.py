@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import held, held_review, trust
+from lazy_harness.memory import held_review, trust, verdicts
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -61,7 +61,7 @@ def test_verdicts_worked_out_before_a_ctrl_c_are_kept(tmp_path, monkeypatch):
 
 
 def test_status_says_why_it_waits_when_many_entries_need_the_check(tmp_path, monkeypatch):
-    root, _ = _memory(tmp_path, held.BULK + 5)
+    root, _ = _memory(tmp_path, verdicts.BULK + 5)
     monkeypatch.chdir(root)
     first = invoke("status")
     assert first.code == 0, first.err
@@ -74,7 +74,7 @@ def test_status_says_why_it_waits_when_many_entries_need_the_check(tmp_path, mon
 
 
 def test_a_few_new_entries_are_checked_without_a_word(tmp_path, monkeypatch):
-    root, _ = _memory(tmp_path, held.BULK - 1)
+    root, _ = _memory(tmp_path, verdicts.BULK - 1)
     monkeypatch.chdir(root)
     shown = invoke("memory", "held")
     assert shown.code == 0, shown.err

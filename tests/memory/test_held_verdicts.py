@@ -7,7 +7,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths
-from lazy_harness.memory import files, held, ids, trust
+from lazy_harness.memory import files, ids, trust, verdicts
 from lazy_harness.recall.readback import digest as recall
 from tests.support import memory_samples as ms
 
@@ -99,10 +99,10 @@ def test_nothing_is_written_when_every_verdict_was_kept(project):
 
 
 def test_kept_answers_as_the_check_does(tmp_path):
-    kept = held.Kept(str(tmp_path / "v.json"))
+    kept = verdicts.Kept(str(tmp_path / "v.json"))
     for text in (HOSTILE, "a plain note about the code", ""):
         assert kept.reason(text) == trust.reason(text)
     assert kept.save() and not kept.save()
-    again = held.Kept(str(tmp_path / "v.json"))
+    again = verdicts.Kept(str(tmp_path / "v.json"))
     texts = (HOSTILE, "a plain note about the code", "")
     assert again.known == {ids.text_digest(t): trust.reason(t) or "" for t in texts}

@@ -7,7 +7,7 @@ import os
 import re
 import shutil
 
-from lazy_harness.memory import frontmatter, held_review, ids, trust
+from lazy_harness.memory import frontmatter, held_review, ids, trust, verdicts
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 from tests.ui.conftest import NOW
@@ -82,7 +82,7 @@ def test_held_for_approval_does_not_run_the_check_again_on_an_unchanged_store(se
     ms.write_learning(seeded.ldir, "Test setup for every project", "proj", NOW, slug="poison",
                       learning=POISON, project_folder=os.path.basename(seeded.mdir))
     held_review.listing(seeded.mdir, seeded.ldir)  # the first read on this machine adopts approvals (ADR 0052)
-    os.remove(held_review.listing_verdicts(seeded.mdir).path)  # the verdicts that read kept: the page works them out
+    os.remove(verdicts.listing_verdicts(seeded.mdir).path)  # the verdicts that read kept: the page works them out
     calls = []
     real = trust.reason
 

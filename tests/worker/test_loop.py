@@ -81,7 +81,7 @@ def test_the_next_session_start_finds_the_new_entries_checked(isolated_home, fak
     """After a distillation the worker reads the memory as the next SessionStart will: that start
     finds the hold check's verdict on each new entry kept (working one out compiles the check's rules:
     some 40 ms) and rewrites nothing; it still shows the new entries."""
-    from lazy_harness.memory import held, ids, trust
+    from lazy_harness.memory import ids, trust, verdicts
 
     enable_loop(isolated_home, retry_backoff_seconds=0)
     payload = place(project)
@@ -89,7 +89,7 @@ def test_the_next_session_start_finds_the_new_entries_checked(isolated_home, fak
     [done] = wait_finished(paths.queue_dir())
     assert queue.read_task(done)["outcome"] == "processed"
     mem = _memory(project)
-    kept = held.kept_verdicts(mem, None)
+    kept = verdicts.kept_verdicts(mem, None)
     new = [trust.text_of(r, kind) for name, kind in (("decisions.jsonl", "decision"), ("failures.jsonl", "failure"))
            for r in _lines(os.path.join(mem, name))]
     assert new and all(kept.known.get(ids.text_digest(t)) == "" for t in new)

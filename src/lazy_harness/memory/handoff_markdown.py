@@ -39,6 +39,10 @@ from lazy_harness.memory.handoff_log import (
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
 from lazy_harness.memory.sanitize import normalise, one_line
 
+TYPE_CHECKING = False  # why: not typing's: SessionStart loads this module (house style section 3)
+if TYPE_CHECKING:
+    from lazy_harness.memory.verdicts import Kept
+
 TITLE = "# Open items for the next session"
 HAND_EDIT = "hand-edit"
 
@@ -249,24 +253,37 @@ def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
     to say, and ``lh memory held`` says it."""
     if not opened:
         return {}
-    from lazy_harness.memory import marks, trust
+    from lazy_harness.memory import marks, trust, verdicts
 
     recs = marks.read(memory_dir)
     hiding, approved = marks.hidden(memory_dir, recs), {r["id"] for r in recs if r["op"] == "approve"}
+    # why the views' kept verdicts: checked anew, 300 open items cost every write some 350 ms
+    kept = verdicts.listing_verdicts(memory_dir)
     out = {}
     for item in opened:
         hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
         mark = hiding.get(hid)
         if mark is None:
-            why = trust.secret(text) if hid in approved else trust.every_reason(text)
+            why = kept.secret(text) if hid in approved else _both(kept, text)
         elif mark["op"] == "hold":
-            why, found = str(mark.get("reason") or "?"), trust.secret(text)
+            why, found = str(mark.get("reason") or "?"), kept.secret(text)
             why += f"; {found}" if found and found not in why else ""
         else:
             continue
         if why:
             out[hid] = why
+    try:
+        kept.save(keep_known=True)
+    except OSError:  # why: a cache; the next render checks those texts again
+        pass
     return out
+
+
+def _both(kept: Kept, text: str) -> str | None:
+    """``trust.every_reason`` through the kept verdicts: an order's reason, then a secret's beside it."""
+    why = kept.reason(text)
+    found = kept.secret(text) if why else None
+    return f"{why}; {found}" if why and found and found != why else why
 
 
 def our_note(line: str) -> bool:

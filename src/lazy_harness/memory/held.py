@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import jsonload, paths
+from lazy_harness import paths
 from lazy_harness.memory import approval, files, ids, lines, marks, provenance, state, trust
+from lazy_harness.memory.verdicts import Kept, kept_verdicts
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -53,7 +54,7 @@ class Approvals:
     folder's files (once, for every claimed id), for readers that hold only an id (prompt recall, the
     worker's model check); iterating, ``|`` and ``len`` give the ids that count. Through ``in``, an
     approval of a text that holds a secret does not count (ADR 0056: a secret holds an entry whatever
-    approved it), read through the project's kept verdicts (:func:`kept_verdicts`)."""
+    approved it), read through the project's kept verdicts (``verdicts.kept_verdicts``)."""
 
     def __init__(self, memory_dir: str, recs: list[dict], env: Env | None = None, secrets: bool = True) -> None:
         self.memory_dir, self.env, self.secrets = memory_dir, env, secrets
@@ -281,105 +282,6 @@ def excerpt(body: str) -> str:
         while chunk.startswith("#"):
             chunk = chunk.partition("\n")[2].lstrip()
     return " ".join(chunk[:4 * CAP_EXCERPT].partition("\n#")[0].split())
-
-
-# --- the check's verdicts, kept per text ------------------------------------------------------------
-# why: SessionStart screens every open item, the newest failures and decisions and the learnings it
-# ranks (Screen). Most of those texts are the same from one start to the next, and a memory's ordinary
-# words (run, get, user, system, env) send many of them past the check's cheap look into the regular
-# expressions, whose compilation alone costs tens of milliseconds (300 open items of realistic text:
-# about 150 ms a start). So the verdicts are kept, per project, in
-#     <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "verdicts": {<text digest>: reason}}
-# keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with a digest of
-# the check's source (an upgrade or an edit of the rules works every verdict out again). Only the verdicts the
-# last read used are written back, and only when one was worked out. A missing, damaged or foreign file
-# reads as empty: a cache, never memory.
-
-# why: a read that checks this many texts itself is a whole memory after the rules changed (an upgrade):
-# seconds at a few thousand entries, which the person waiting is told of (``Kept.on_bulk``)
-BULK = 300
-SECRET_KEY = "#secret"  # after a text's digest: the redactor's finding in a text the old rules hold (Kept.secret)
-
-
-class Kept:
-    """The verdicts of one file: :meth:`reason` answers from it or asks the check, :meth:`save` writes
-    back what this read used when anything was worked out."""
-
-    def __init__(self, path: str, elsewhere: str | None = None) -> None:
-        """``elsewhere``: a file of verdicts worked out by another reader (``held_written.arrived_verdicts``),
-        read on the first text this one does not know, before the check is asked."""
-        self.path = path
-        self.known: dict[str, str] = {}
-        self.used: dict[str, str] = {}
-        self.worked_out = 0
-        self.checks = 0  # texts the check itself read (neither kept here nor elsewhere)
-        self.on_bulk: Callable[[], object] | None = None  # called once, at the BULK-th of them
-        self.elsewhere: str | dict[str, str] | None = elsewhere
-        try:
-            with open(path, "rb") as fh:
-                data = jsonload.loads(fh.read())
-        except (OSError, ValueError):
-            return
-        rules = trust.rules_stamp()
-        if isinstance(data, dict) and isinstance(data.get("verdicts"), dict) and rules and data.get("rules") == rules:
-            self.known = {k: v for k, v in data["verdicts"].items() if isinstance(v, str)}
-
-    def reason(self, text: str) -> str | None:
-        """``trust.reason(text)``, kept."""
-        key = ids.text_digest(text)
-        why = self.known.get(key)
-        if why is None:
-            if isinstance(self.elsewhere, str):
-                self.elsewhere = Kept(self.elsewhere).known
-            why = self.elsewhere.get(key) if self.elsewhere else None
-            if why is None:
-                self.checks += 1
-                if self.checks == BULK and self.on_bulk is not None:
-                    self.on_bulk()
-                why = trust.reason(text) or ""
-            self.known[key] = why
-            self.worked_out += 1  # why also when found elsewhere: kept here, the next read needs no other file
-        self.used[key] = why
-        return why or None
-
-    def secret(self, text: str) -> str | None:
-        """``trust.secret(text)``, kept: the kept verdict answers when it is a secret's or none (the check
-        reads a text for a secret whenever its old rules find nothing); a text those rules hold is read
-        for one once, that answer kept beside its verdict (key ``<digest>#secret``)."""
-        why = self.reason(text)
-        if not why or why.startswith(trust.SECRET):
-            return why
-        key = ids.text_digest(text) + SECRET_KEY
-        found = self.known.get(key)
-        if found is None:
-            found = self.known[key] = trust.secret(text) or ""
-            self.worked_out += 1
-        self.used[key] = found
-        return found or None
-
-    def save(self, keep_known: bool = False) -> bool:
-        """Write the verdicts this read used (``keep_known``: and those the file held), when one of them
-        was worked out; True when written. May raise OSError."""
-        if not self.worked_out:
-            return False
-        from lazy_harness.atomic import atomic_write
-
-        kept = self.known if keep_known else self.used
-        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": kept}))
-        self.worked_out = 0
-        return True
-
-
-def kept_verdicts(memory_dir: str, env: Env | None) -> Kept:
-    """The kept verdicts of the project whose memory is ``memory_dir``, with those of what a sync round
-    brought in (``held_written.arrived_verdicts``) for the texts it does not know."""
-    return Kept(paths.hold_verdicts_file(os.path.basename(memory_dir), env), arrived_verdicts_file(env))
-
-
-def arrived_verdicts_file(env: Env | None = None) -> str:
-    """Where the verdicts of what sync rounds brought in are kept (``held_written.arrived_verdicts``; a
-    start reads the file only on a text it does not know)."""
-    return os.path.join(os.path.dirname(paths.hold_verdicts_file("-", env)), "arrived", "verdicts.json")
 
 
 class Screen:

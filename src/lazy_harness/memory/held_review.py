@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import paths
 from lazy_harness.memory import approval, files, ids, marks, provenance, state, trust
-from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, Kept, approved, learning_text,
+from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, approved, learning_text,
                                       numbered_entries)
+from lazy_harness.memory.verdicts import Kept, listing_verdicts
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
     the hold check on the entry's text at read time, its verdicts kept per text (a text checked once
     is not checked again until it changes), so an entry the rules hold is listed here as ``lh memory
     search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold.
-    ``told``: called once when the check reads many texts itself (``held.BULK``: after an upgrade that
+    ``told``: called once when the check reads many texts itself (``verdicts.BULK``: after an upgrade that
     changed the rules), for the command to say why it waits (:data:`WAITING`)."""
     states = States(memory_dir, learnings_dir)
     states.verdicts.on_bulk = told
@@ -118,7 +118,7 @@ class States:
     """The state of each entry of a memory folder as every view shows it (``lh memory held``, ``show``,
     ``lh status``, the page): its marks (a learning: its frontmatter), the person's approvals
     (ADR 0052), then the hold check's verdict on its text, kept per text in the listing's verdicts
-    file (:func:`listing_verdicts`)."""
+    file (``verdicts.listing_verdicts``)."""
 
     def __init__(self, memory_dir: str, learnings_dir: str) -> None:
         self.named = marks.by_id(memory_dir, marks.OPS)
@@ -145,16 +145,6 @@ class States:
             self.verdicts.save(keep_known=not whole)
         except OSError:
             pass
-
-
-def listing_verdicts(memory_dir: str, env: Env | None = None) -> Kept:
-    """The verdicts the views that read every entry keep (:class:`States`: ``lh memory held``,
-    ``show``, ``lh status``, the page), in ``listing/<memory key>.json`` beside SessionStart's file. why a
-    file of their own: SessionStart keeps only the verdicts of what it read (the newest entries), and
-    loading every entry's verdict would cost each start; sharing one file, each would throw the
-    other's verdicts away at every write."""
-    key = os.path.basename(memory_dir)
-    return Kept(os.path.join(os.path.dirname(paths.hold_verdicts_file(key, env)), "listing", f"{key}.json"))
 
 
 def copy_text(path: str) -> object:

@@ -10,8 +10,8 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import approval, ids, state, trust
-from lazy_harness.memory.held import (Kept, arrived_verdicts_file, check_text, excerpt, learning_approved,
-                                      learning_text)
+from lazy_harness.memory.held import check_text, excerpt, learning_approved, learning_text
+from lazy_harness.memory.verdicts import Kept, arrived_verdicts_file
 from lazy_harness.memory.approval import learning_parts
 
 TYPE_CHECKING = False  # why: not typing's, as memory/held.py

@@ -58,7 +58,7 @@ def _digest(text: str) -> str:
 
 def text_digest(text: str, size: int = 16) -> str:
     """A hex digest of ``text`` as it is (``size`` bytes): the key of what was worked out from that
-    exact text (``held.Kept``)."""
+    exact text (``verdicts.Kept``)."""
     return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 

@@ -111,7 +111,7 @@ _KEPT: list[Callable[[str], str | None]] = []
 
 
 def keep_verdicts(reason: Callable[[str], str | None] | None) -> None:
-    """Read the hold check of a name through ``reason`` (``held.Kept.reason``: ``trust.reason``, its
+    """Read the hold check of a name through ``reason`` (``verdicts.Kept.reason``: ``trust.reason``, its
     verdicts kept in a file between starts), or ask the rules each time (None). why: a name in letters
     outside ASCII sends the rules to their other languages (``re`` and their tables, about 60 ms), and
     names of several words load their cheap look (1.5 ms): at every start, unless kept."""

@@ -30,7 +30,7 @@ Russian patterns), letters spaced apart joined again, case folded. Checked where
 time; ``unicodedata`` only when there is text to check, and the regular expressions (``trust_rules``,
 with ``re``) only when the cheap look below says a text may match them. The redactor (about 20 ms to
 import and 30 ms to compile its rules, once per process) only for a text whose verdict is not kept
-(``held.Kept``: at a start after a pull or a hand edit), never on a start that finds its verdicts.
+(``verdicts.Kept``: at a start after a pull or a hand edit), never on a start that finds its verdicts.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def rules_stamp() -> str:
     """What the verdicts depend on besides the text: this module's source and that of trust_rules.py,
     trust_intent.py and trust_words.py (the rules, the cheap look's words, the folding and the code
     that applies them) and the redactor's shape (:func:`_redactor`), as a digest, and REVISION. A verdict
-    kept under another stamp is worked out again (``held.Kept``). Read once per process: about 0.3 ms.
+    kept under another stamp is worked out again (``verdicts.Kept``). Read once per process: about 0.3 ms.
     why the bytes, not the file's mtime: two installs of one version (an editable one and the
     plugin's) share a HOME; by mtime each would throw away the other's verdicts at every start.
     why the bytes digested as they are: decoded and encoded again first, the 109 KB took 0.5 ms of

@@ -13,7 +13,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.memory import (
-    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, trust, usage)
+    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, trust, usage, verdicts)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
@@ -286,7 +286,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
         hidden = {}
     stats["hidden"] = hidden
     stats["ranks"] = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
-    kept = held.kept_verdicts(mdir, env)
+    kept = verdicts.kept_verdicts(mdir, env)
     provenance.keep_verdicts(kept.reason)  # why: a name's hold check kept between starts too
     owned = aliases.owned(mdir, env)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir, recs, env), hidden, kept)
