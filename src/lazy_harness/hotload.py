@@ -70,6 +70,7 @@ HOT = (
     "lazy_harness.memory", "lazy_harness.memory.files", "lazy_harness.memory.migrate", "lazy_harness.memory.ids",
     "lazy_harness.memory.sanitize", "lazy_harness.memory.state", "lazy_harness.memory.handoff",
     "lazy_harness.memory.handoff_log", "lazy_harness.memory.handoff_markdown", "lazy_harness.memory.marks",
+    "lazy_harness.memory.handoff_held",  # ids-only at import: the held mark of a rendered note
     "lazy_harness.memory.lines",  # jsonload-only: one line read, salvaged or skipped
     "lazy_harness.memory.standing",  # of the lines of one id, the one shown (ids and provenance only)
     "lazy_harness.memory.aliases",  # jsonload-only: a project's earlier keys, one small file read

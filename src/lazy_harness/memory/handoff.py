@@ -40,7 +40,8 @@ from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names ar
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
     id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
 from lazy_harness.memory.handoff_markdown import (
-    behind, held_reasons, markdown_records, parse_markdown, read_markdown, render, set_aside)
+    behind, markdown_records, parse_markdown, read_markdown, render, set_aside)
+from lazy_harness.memory.handoff_held import held_reasons
 from lazy_harness.memory.sanitize import normalise
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks

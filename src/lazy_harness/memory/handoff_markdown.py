@@ -8,8 +8,8 @@ or struck through whole) line closes its item, both by session ``hand-edit`` at 
 (:func:`markdown_records`). The ``opened ... by ...`` note a render writes under an item is never item
 text, also when an editor's reflow joined it onto the item's line or wrapped it (``_item_text``): such
 an item is unchanged. Only the note's exact shape is cut; a person's words ending ``opened <time> by
-alice`` are kept. The note of an item the hold check holds ends with :func:`held_mark`, part of the
-note wherever it falls; a hold or approval since the render leaves the file :func:`behind`. A
+alice`` are kept. The note of an item the hold check holds ends with ``handoff_held.held_mark``,
+part of the note wherever it falls; a hold or approval since the render leaves the file :func:`behind`. A
 handoff.md with no state file beside it (written before the state existed, or by hand) is imported as
 open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
 header nor a list line) is no edit: readers take the log alone, and the next writer keeps a copy
@@ -37,11 +37,8 @@ from lazy_harness.memory.handoff_log import (
 # why: the words by_whom writes for a change that is no session's; a joined note is cut only when it says
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
+from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, held_mark, held_reasons
 from lazy_harness.memory.sanitize import normalise, one_line
-
-TYPE_CHECKING = False  # why: not typing's: SessionStart loads this module (house style section 3)
-if TYPE_CHECKING:
-    from lazy_harness.memory.verdicts import Kept
 
 TITLE = "# Open items for the next session"
 HAND_EDIT = "hand-edit"
@@ -177,7 +174,7 @@ def _is_note(words: str) -> bool:
         return False
     who = words[len("opened ? "):] if words.startswith("opened ? ") else words[len("opened 0000-00-00 00:00 "):]
     held = who.find(HELD_MARK)
-    if held >= 0 and _held_end(who, held) == len(who):
+    if held >= 0 and held_end(who, held) == len(who):
         who = who[:held]
     stale = who.rfind("; stale: open ")
     if stale >= 0 and _stale_end(who, stale) == len(who):
@@ -209,7 +206,7 @@ def _own_end(words: str, at: int, own: str) -> int | None:
         return None
     end = at + len(own)
     end = _stale_end(words, end) or end
-    end = _held_end(words, end) or end
+    end = held_end(words, end) or end
     return end if end == len(words) or words[end] == " " else None
 
 
@@ -223,72 +220,9 @@ def _stale_end(words: str, at: int) -> int | None:
     return tail + len(" days") if tail > at + len(stale) and words.startswith(" days", tail) else None
 
 
-HELD_MARK = "; held: "
-HELD_HINT = " (shown to no session; lh memory approve "
-
-
-def held_mark(hid: str, reason: str) -> str:
-    """What a render adds to the note of an open item the hold check holds (ADR 0024): ``; held: <reason>
-    (shown to no session; lh memory approve <id>)``, the reason as ``lh memory show`` tags the item.
-    why: read without it, the item looked like one the next session is told."""
-    return f"{HELD_MARK}{one_line(reason)[:300] or '?'}{HELD_HINT}{hid})"
-
-
-def _held_end(words: str, at: int) -> int | None:
-    """Where the :func:`held_mark` a render adds to a note ends, when it starts at ``words[at]``."""
-    if not words.startswith(HELD_MARK, at):
-        return None
-    hint = words.find(HELD_HINT, at)
-    close = words.find(")", hint + len(HELD_HINT)) if hint >= 0 else -1
-    named = words[hint + len(HELD_HINT):close]
-    return close + 1 if close >= 0 and ids.kind_of(named) == "handoff" else None
-
-
-def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
-    """``{id: the hold's reason}`` of the open items shown to no session, as ``lh memory show`` tags
-    them (memory/held_review.py ``States``; it, memory/state.py and memory/approval.py read this
-    folder's items, so they sit above this module): a hold mark, else the check on the text at read
-    time (the worker renders before it records the hold), and a secret whatever approved the item
-    (ADR 0056). An approve mark is taken as it reads: whose MAC it carries (ADR 0052) is approval.py's
-    to say, and ``lh memory held`` says it."""
-    if not opened:
-        return {}
-    from lazy_harness.memory import marks, trust, verdicts
-
-    recs = marks.read(memory_dir)
-    hiding, approved = marks.hidden(memory_dir, recs), {r["id"] for r in recs if r["op"] == "approve"}
-    # why the views' kept verdicts: checked anew, 300 open items cost every write some 350 ms
-    kept = verdicts.listing_verdicts(memory_dir)
-    out = {}
-    for item in opened:
-        hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
-        mark = hiding.get(hid)
-        if mark is None:
-            why = kept.secret(text) if hid in approved else _both(kept, text)
-        elif mark["op"] == "hold":
-            why, found = str(mark.get("reason") or "?"), kept.secret(text)
-            why += f"; {found}" if found and found not in why else ""
-        else:
-            continue
-        if why:
-            out[hid] = why
-    try:
-        kept.save(keep_known=True)
-    except OSError:  # why: a cache; the next render checks those texts again
-        pass
-    return out
-
-
-def _both(kept: Kept, text: str) -> str | None:
-    """``trust.every_reason`` through the kept verdicts: an order's reason, then a secret's beside it."""
-    why = kept.reason(text)
-    found = kept.secret(text) if why else None
-    return f"{why}; {found}" if why and found and found != why else why
-
-
 def our_note(line: str) -> bool:
     """Whether ``line`` is the note :func:`render` writes under an item: ``  opened <YYYY-MM-DD HH:MM | ?>
-    by ...``, maybe ending ``; stale: open N days`` and a :func:`held_mark`."""
+    by ...``, maybe ending ``; stale: open N days`` and a ``handoff_held.held_mark``."""
     rest = line.rstrip("\r")
     if not rest.startswith("  opened "):
         return False
@@ -418,7 +352,7 @@ def _rendered_ids(memory_dir: str | None) -> list[str]:
 def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = STALE_DAYS,
            held: dict[str, str] | None = None) -> str:
     """handoff.md for ``state``: the open items, each with its id, opening time and session; ``held``
-    (:func:`held_reasons`) marks those shown to no session."""
+    (``handoff_held.held_reasons``) marks those shown to no session."""
     session = header_token(meta.get("session_id"))
     task = header_token(meta.get("task_id"))
     project = header_token(meta.get("project"), spaces=True)
@@ -547,11 +481,11 @@ def behind(memory_dir: str, state: dict[str, Item]) -> bool:
 
 
 def _marked(text: str) -> set[str]:
-    """The ids of the items whose note in handoff.md ``text`` carries a :func:`held_mark`."""
+    """The ids of the items whose note in handoff.md ``text`` carries a ``handoff_held.held_mark``."""
     out = set()
     for line in text.split("\n"):
         words = " ".join(line.split())
         at = words.find(HELD_MARK)
-        if our_note(line) and at >= 0 and _held_end(words, at) == len(words):
+        if our_note(line) and at >= 0 and held_end(words, at) == len(words):
             out.add(words[words.rfind(HELD_HINT) + len(HELD_HINT):-1])
     return out

@@ -1,0 +1,76 @@
+"""The mark handoff.md's render adds to the note of an open item the hold check holds (ADR 0024), and
+which items get it: read without it, a held item looked like one the next session is told. The note's
+parsing (memory/handoff_markdown.py) cuts the mark wherever it falls, so it never becomes item text.
+"""
+
+from __future__ import annotations
+
+from lazy_harness.memory import ids
+from lazy_harness.memory.sanitize import one_line
+
+TYPE_CHECKING = False  # why: not typing's: SessionStart loads this module (house style section 3)
+if TYPE_CHECKING:
+    from lazy_harness.memory.handoff_log import Item
+    from lazy_harness.memory.verdicts import Kept
+
+HELD_MARK = "; held: "
+HELD_HINT = " (shown to no session; lh memory approve "
+
+
+def held_mark(hid: str, reason: str) -> str:
+    """What a render adds to the note of an open item the hold check holds (ADR 0024): ``; held: <reason>
+    (shown to no session; lh memory approve <id>)``, the reason as ``lh memory show`` tags the item.
+    why: read without it, the item looked like one the next session is told."""
+    return f"{HELD_MARK}{one_line(reason)[:300] or '?'}{HELD_HINT}{hid})"
+
+
+def held_end(words: str, at: int) -> int | None:
+    """Where the :func:`held_mark` a render adds to a note ends, when it starts at ``words[at]``."""
+    if not words.startswith(HELD_MARK, at):
+        return None
+    hint = words.find(HELD_HINT, at)
+    close = words.find(")", hint + len(HELD_HINT)) if hint >= 0 else -1
+    named = words[hint + len(HELD_HINT):close]
+    return close + 1 if close >= 0 and ids.kind_of(named) == "handoff" else None
+
+
+def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
+    """``{id: the hold's reason}`` of the open items shown to no session, as ``lh memory show`` tags
+    them (memory/held_review.py ``States``; it, memory/state.py and memory/approval.py read this
+    folder's items, so they sit above this module): a hold mark, else the check on the text at read
+    time (the worker renders before it records the hold), and a secret whatever approved the item
+    (ADR 0056). An approve mark is taken as it reads: whose MAC it carries (ADR 0052) is approval.py's
+    to say, and ``lh memory held`` says it."""
+    if not opened:
+        return {}
+    from lazy_harness.memory import marks, trust, verdicts
+
+    recs = marks.read(memory_dir)
+    hiding, approved = marks.hidden(memory_dir, recs), {r["id"] for r in recs if r["op"] == "approve"}
+    # why the views' kept verdicts: checked anew, 300 open items cost every write some 350 ms
+    kept = verdicts.listing_verdicts(memory_dir)
+    out = {}
+    for item in opened:
+        hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
+        mark = hiding.get(hid)
+        if mark is None:
+            why = kept.secret(text) if hid in approved else _both(kept, text)
+        elif mark["op"] == "hold":
+            why, found = str(mark.get("reason") or "?"), kept.secret(text)
+            why += f"; {found}" if found and found not in why else ""
+        else:
+            continue
+        if why:
+            out[hid] = why
+    try:
+        kept.save(keep_known=True)
+    except OSError:  # why: a cache; the next render checks those texts again
+        pass
+    return out
+
+
+def _both(kept: Kept, text: str) -> str | None:
+    """``trust.every_reason`` through the kept verdicts: an order's reason, then a secret's beside it."""
+    why = kept.reason(text)
+    found = kept.secret(text) if why else None
+    return f"{why}; {found}" if why and found and found != why else why
