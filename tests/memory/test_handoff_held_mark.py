@@ -150,12 +150,16 @@ def test_a_note_wrapped_onto_two_lines_by_an_editor_is_no_item_text(root):
 
 
 def test_the_next_writer_renders_a_mark_the_approval_made_stale(root):
-    """``lh memory approve`` writes marks.jsonl, not handoff.md: the next writer finds the file behind."""
+    """A handoff.md whose marks no longer match the holds (another machine's render brought by sync, a
+    file restored from a backup): the next writer finds it behind and renders it again."""
     hold_items(root)
     hid = item_id(root, HELD)
+    marked = md_text(root)
     assert invoke("memory", "approve", hid, "--project", root).code == 0
+    write_md(root, marked)  # the approval's render undone by a copy of the file from before it
+    assert "; held: " in notes(root)[hid]
     handoff.import_hand_edits(paths.memory_dir(root), META, NOW, if_behind=True)  # what a command does first
-    assert "held" not in notes(root)[hid]
+    assert "held" not in notes(root)[hid] and open_texts(root)[hid] == HELD
 
 
 def test_an_item_holding_a_secret_is_marked_with_the_redacted_reason(tmp_path):
@@ -187,3 +191,17 @@ def test_a_render_checks_each_open_item_once_then_reads_its_kept_verdict(root, m
     assert asked == ["bump the pdf fonts"]
     held_id = item_id(root, HELD)
     assert held_id in notes(root) and "; held: " in notes(root)[held_id]
+
+
+def test_approving_an_item_takes_its_mark_out_at_once_and_undo_puts_it_back(root):
+    """A person who approves an open item and opens handoff.md must not find it still marked held."""
+    hold_items(root)
+    hid = item_id(root, HELD)
+    assert "; held: " in notes(root)[hid]
+    approved = invoke("memory", "approve", hid, "--project", root)
+    assert approved.code == 0, approved.err
+    assert "held" not in notes(root)[hid] and open_texts(root)[hid] == HELD
+    run = re.search(r"lh memory undo (\S+)\)", approved.out)
+    assert run, approved.out
+    assert invoke("memory", "undo", run.group(1), "--project", root).code == 0
+    assert "; held: " in notes(root)[hid]

@@ -310,6 +310,18 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
         return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross)
 
 
+def _render_marks(memory_dir: str, j: journal.Journal, now: float) -> None:
+    """handoff.md rendered again in run ``j`` once an open item is approved: its note said held
+    (memory/handoff_held.py), and the person reading the file next must not find it still marked. A hand
+    edit saved before the run is recorded first, outside it (as ``close`` does)."""
+    meta = {"session_id": "by hand", "task_id": j.run}
+    handoff.import_hand_edits(memory_dir, meta, now)
+    rendered = os.path.join(memory_dir, files.HANDOFF)
+    j.track(rendered)
+    handoff.import_hand_edits(memory_dir, meta, now, if_behind=True)
+    j.record(rendered)
+
+
 SHOWN_IDS = 3  # held entries a refused ``approve --all`` names
 
 
@@ -360,6 +372,8 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
         for eid, kind, paths_ in found:
             for path in paths_:
                 held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at)
+        if any(kind == "handoff" for _, kind, _ in found):
+            _render_marks(memory_dir, j, at)
 
     approved = [e for e, _, _ in found]
     note = f"approve {', '.join(approved)}: {reason}"
