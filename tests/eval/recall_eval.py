@@ -366,10 +366,40 @@ def measure(set_module: str, bars: list, base_env: dict | None = None, only: str
         baseline = [grep(prompt, project, entries) for _, project, prompt, _ in flat]
         for b, bar in enumerate(bars):
             benv = dict(env, LH_CONFIG=write_bar(root, bar))
-            out[bar] = _judge(flat, todo, entries, key_id, id_key, baseline,
-                              _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv,
-                                       f"{b:02d}", jobs), verbose, filler)
+            got = _ask_all([(prompt, dirs[project]) for _, project, prompt, _ in flat], benv, f"{b:02d}", jobs)
+            out[bar] = _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler)
+            out[bar]["judged"] = judged_noise(set_module, flat, got, id_key)
     return out
+
+
+def judged_noise(set_module: str, flat, got, id_key) -> dict | None:
+    """The no-memory prompts as the blind judge of ``judged_no_memory`` saw them, when it judged this
+    set (its cued twin shares the judgement): ``useful`` prompts where it found an entry a developer
+    would want, of which ``given`` got one (its key among the hook's answers); ``clean`` prompts where it
+    found none, of which ``noisy`` got anything; ``wanted``: of all the entries injected for no-memory
+    prompts, how many the judge found useful. None when the set was not judged."""
+    try:
+        from tests.eval.judged_no_memory import JUDGED
+    except ImportError:
+        return None
+    judged = JUDGED.get(set_module.removesuffix("_cued"))
+    if judged is None:
+        return None
+    r = {"useful": 0, "given": 0, "clean": 0, "noisy": 0, "injected": 0, "wanted": 0}
+    for (_, project, prompt, expected), answer in zip(flat, got, strict=True):
+        if expected:
+            continue
+        useful = set(judged[project, prompt])  # why a KeyError: a no-memory prompt the judge did not see
+        keys = {id_key.get(i, i) for i in answer}
+        r["injected"] += len(keys)
+        r["wanted"] += len(keys & useful)
+        if useful:
+            r["useful"] += 1
+            r["given"] += bool(keys & useful)
+        else:
+            r["clean"] += 1
+            r["noisy"] += bool(keys)
+    return r
 
 
 def _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler) -> dict:
@@ -447,6 +477,12 @@ def print_result(res: dict) -> None:
             print(f"  {name:<5} recall@5 {r['recall_at_5']:.3f} ({r['hits']}/{r['labelled']})   "
                   f"noise {r['noise_rate']:.3f} ({r['noise']}/{r['empty']})")
     print(f"hook injected {res['hook']['injected']} entries in all (goal: recall@5 >= 0.85, noise <= 1/6)")
+    j = res.get("judged")
+    if j:
+        print(f"blind judge (judged_no_memory.py): {j['useful']} of the {j['useful'] + j['clean']} no-memory "
+              f"prompts have an entry a developer would want ({j['given']} got one); noise on the other {j['clean']}: "
+              f"{j['noisy']}/{j['clean']}; {j['wanted']} of the {j['injected']} entries injected for no-memory "
+              "prompts judged useful")
 
 
 def main(argv: list[str] | None = None) -> int:

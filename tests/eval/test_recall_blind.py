@@ -36,6 +36,21 @@ def test_the_set_is_as_the_issue_asks():
     assert len(keys - expected) >= 200
 
 
+def test_the_blind_judgement_covers_every_no_memory_prompt_within_its_scope():
+    """tests/eval/judged_no_memory.py judges each no-memory prompt once, naming only entries its session
+    could be shown (its project's, or a general learning)."""
+    from tests.eval import recall_blind_heldout
+    from tests.eval.judged_no_memory import JUDGED
+
+    judged = JUDGED["tests.eval.recall_blind"]
+    empty = [(project, prompt) for project, prompt, expected in recall_blind.PROMPTS + recall_blind_heldout.PROMPTS
+             if not expected]
+    assert sorted(judged) == sorted(empty)
+    scope = {e["key"]: (e.get("project") or e.get("origin"), e.get("scope")) for e in recall_blind.ENTRIES}
+    for (project, _), keys in judged.items():
+        assert all(scope[k][0] == project or scope[k][1] == "general" for k in keys), (project, keys)
+
+
 def test_precision_and_recall_through_the_hook():
     for set_module in ("tests.eval.recall_blind_cued", "tests.eval.recall_blind"):
         res = recall_eval.evaluate(set_module, semantic=True)
