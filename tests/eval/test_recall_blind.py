@@ -37,18 +37,21 @@ def test_the_set_is_as_the_issue_asks():
 
 
 def test_the_blind_judgement_covers_every_no_memory_prompt_within_its_scope():
-    """tests/eval/judged_no_memory.py judges each no-memory prompt once, naming only entries its session
-    could be shown (its project's, or a general learning)."""
-    from tests.eval import recall_blind_heldout
+    """tests/eval/judged_no_memory.py judges each no-memory prompt of the three blind sets once, naming
+    only entries its session could be shown (its project's, or a general learning)."""
+    import importlib
+
     from tests.eval.judged_no_memory import JUDGED
 
-    judged = JUDGED["tests.eval.recall_blind"]
-    empty = [(project, prompt) for project, prompt, expected in recall_blind.PROMPTS + recall_blind_heldout.PROMPTS
-             if not expected]
-    assert sorted(judged) == sorted(empty)
-    scope = {e["key"]: (e.get("project") or e.get("origin"), e.get("scope")) for e in recall_blind.ENTRIES}
-    for (project, _), keys in judged.items():
-        assert all(scope[k][0] == project or scope[k][1] == "general" for k in keys), (project, keys)
+    assert sorted(JUDGED) == ["tests.eval.recall_blind", "tests.eval.recall_blind2", "tests.eval.recall_blind3"]
+    for set_module, judged in JUDGED.items():
+        data = importlib.import_module(set_module)
+        empty = [(project, prompt) for _, prompts in recall_eval.parts(set_module)
+                 for project, prompt, expected in prompts if not expected]
+        assert sorted(judged) == sorted(empty), set_module
+        scope = {e["key"]: (e.get("project") or e.get("origin"), e.get("scope")) for e in data.ENTRIES}
+        for (project, _), keys in judged.items():
+            assert all(scope[k][0] == project or scope[k][1] == "general" for k in keys), (project, keys)
 
 
 def test_precision_and_recall_through_the_hook():
