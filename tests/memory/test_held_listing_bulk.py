@@ -79,3 +79,16 @@ def test_a_few_new_entries_are_checked_without_a_word(tmp_path, monkeypatch):
     shown = invoke("memory", "held")
     assert shown.code == 0, shown.err
     assert "hold rules" not in shown.err
+
+
+def test_the_page_says_so_in_the_terminal_running_lh_ui(tmp_path, capsys):
+    from lazy_harness.ui import held_and_usage
+    from lazy_harness.ui.reading import Project
+
+    _, mdir = _memory(tmp_path, verdicts.BULK + 5)
+    p = Project(os.path.basename(mdir), "svc", mdir, paths.learnings_dir())
+    assert held_and_usage.held(p, "ask") == []
+    assert capsys.readouterr().err.count("hold rules") == 1
+    held_and_usage._HELD.clear()  # a page reload after a change: the verdicts are kept, nothing said
+    assert held_and_usage.held(p, "ask") == []
+    assert "hold rules" not in capsys.readouterr().err

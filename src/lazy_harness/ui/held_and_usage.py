@@ -4,6 +4,7 @@ unchanged: what is held for approval (``lh memory held``) and the usage counts (
 from __future__ import annotations
 
 import os
+import sys
 
 from lazy_harness.memory import files
 from lazy_harness.ui.file_reads import LOCK, stamps
@@ -40,7 +41,10 @@ def held(p: Project, cross: str) -> list[dict]:
         hit = _HELD.get(where)
     if hit is not None and hit[0] == inputs:
         return list(hit[1])
-    found = held_review.listing(p.memory_dir, p.learnings_dir, cross)
+    # why the terminal that runs lh ui: the page waits on a first check of every entry (an upgrade
+    # changed the rules), as lh status and lh memory held say
+    found = held_review.listing(p.memory_dir, p.learnings_dir, cross,
+                                told=lambda: print(f"lh ui: {held_review.WAITING}", file=sys.stderr, flush=True))
     with LOCK:
         _HELD[where] = (inputs, found)
     return list(found)
