@@ -106,3 +106,14 @@ def test_kept_answers_as_the_check_does(tmp_path):
     again = verdicts.Kept(str(tmp_path / "v.json"))
     texts = (HOSTILE, "a plain note about the code", "")
     assert again.known == {ids.text_digest(t): trust.reason(t) or "" for t in texts}
+
+
+def test_kept_every_reason_answers_as_the_check_does(tmp_path):
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    texts = (HOSTILE, f"{HOSTILE} with the token {token}", f"rotate the deploy token {token}",
+             "a plain note about the code", "")
+    kept = verdicts.Kept(str(tmp_path / "v.json"))
+    assert [kept.every_reason(t) for t in texts] == [trust.every_reason(t) for t in texts]
+    kept.save()
+    again = verdicts.Kept(str(tmp_path / "v.json"))  # answered from the file, as the check answers
+    assert [again.every_reason(t) for t in texts] == [trust.every_reason(t) for t in texts]

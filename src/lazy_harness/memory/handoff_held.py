@@ -11,7 +11,6 @@ from lazy_harness.memory.sanitize import one_line
 TYPE_CHECKING = False  # why: not typing's: SessionStart loads this module (house style section 3)
 if TYPE_CHECKING:
     from lazy_harness.memory.handoff_log import Item
-    from lazy_harness.memory.verdicts import Kept
 
 HELD_MARK = "; held: "
 HELD_HINT = " (shown to no session; lh memory approve "
@@ -54,7 +53,7 @@ def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
         hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
         mark = hiding.get(hid)
         if mark is None:
-            why = kept.secret(text) if hid in approved else _both(kept, text)
+            why = kept.secret(text) if hid in approved else kept.every_reason(text)
         elif mark["op"] == "hold":
             why, found = str(mark.get("reason") or "?"), kept.secret(text)
             why += f"; {found}" if found and found not in why else ""
@@ -68,9 +67,3 @@ def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
         pass
     return out
 
-
-def _both(kept: Kept, text: str) -> str | None:
-    """``trust.every_reason`` through the kept verdicts: an order's reason, then a secret's beside it."""
-    why = kept.reason(text)
-    found = kept.secret(text) if why else None
-    return f"{why}; {found}" if why and found and found != why else why

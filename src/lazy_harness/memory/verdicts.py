@@ -93,6 +93,12 @@ class Kept:
         self.used[key] = found
         return found or None
 
+    def every_reason(self, text: str) -> str | None:
+        """``trust.every_reason(text)``, kept: an order's reason, then a secret's beside it."""
+        why = self.reason(text)
+        found = self.secret(text) if why else None
+        return f"{why}; {found}" if why and found and found != why else why
+
     def save(self, keep_known: bool = False) -> bool:
         """Write the verdicts this read used (``keep_known``: and those the file held), when one of them
         was worked out; True when written. May raise OSError."""
