@@ -171,8 +171,55 @@ def test_an_item_holding_a_secret_is_marked_with_the_redacted_reason(tmp_path):
     [hid] = list(open_texts(root))
     tag = shown_tag(root, hid)
     assert tag.startswith("held: holds a secret"), tag
-    assert notes(root)[hid].endswith(f"; {tag} (shown to no session; lh memory approve {hid})")
+    assert notes(root)[hid].endswith(f"; {tag} (shown to no session; no approval while it holds a secret: reword "
+                                     f"it or lh memory forget {hid})")
     assert token not in notes(root)[hid]
+
+
+def secret_item(tmp_path) -> tuple[str, str, str]:
+    root = ms.make_project(tmp_path, "proj")
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0" * 2
+    text = f"rotate the deploy token {token} before friday"
+    ms.write_handoff(paths.memory_dir(root), [text, PLAIN], "sess-1", NOW - 120)
+    handoff.import_hand_edits(paths.memory_dir(root), META, NOW - 60)
+    return root, item_id(root, text), text
+
+
+def test_the_secret_s_mark_names_what_works_and_not_the_approval_it_would_refuse(tmp_path):
+    """An item held for a secret is never approved (ADR 0056): its mark names what does show the item
+    (a reworded line is a new item, checked anew) or takes it out, and each of them works."""
+    root, hid, text = secret_item(tmp_path)
+    assert "lh memory approve" not in notes(root)[hid]
+    refused = invoke("memory", "approve", hid, "--project", root)
+    assert refused.code != 0 and "secret" in refused.err, refused.err
+    reworded = md_text(root).replace(text, "rotate the deploy token before friday")
+    write_md(root, reworded)
+    render_again(root)
+    assert sorted(open_texts(root).values()) == [PLAIN, "rotate the deploy token before friday"]
+    assert not any("held" in note for note in notes(root).values()), notes(root)
+
+
+def test_the_forget_the_secret_s_mark_names_takes_the_item_out_of_the_file(tmp_path):
+    root, hid, _ = secret_item(tmp_path)
+    forgot = invoke("memory", "forget", hid, "--project", root)
+    assert forgot.code == 0, forgot.err
+    assert hid not in md_text(root) and list(open_texts(root).values()) == [PLAIN]
+
+
+def test_the_secret_s_mark_is_no_item_text_and_keeps_the_file_current(tmp_path):
+    from lazy_harness.memory import handoff_markdown
+
+    root, hid, text = secret_item(tmp_path)
+    note = notes(root)[hid]
+    line = next(ln for ln in md_text(root).splitlines() if ln.startswith(f"- [{hid}] "))
+    assert handoff_markdown.without_note(f"{line[len(hid) + 5:]} {note.strip()}") == line[len(hid) + 5:]
+    write_md(root, md_text(root).replace(f"{line}\n{note}\n", f"{line} {note.strip()}\n"))
+    assert handoff.load(paths.memory_dir(root))[1] == []  # no record: the same items, unchanged
+    assert open_texts(root)[hid] == text
+    render_again(root)
+    assert "no approval while it holds a secret" in notes(root)[hid]
+    # a file carrying the secret's mark is current: the next writer finds nothing to render again
+    assert not handoff_markdown.behind(paths.memory_dir(root), handoff.load(paths.memory_dir(root))[0])
 
 
 def test_a_render_checks_each_open_item_once_then_reads_its_kept_verdict(root, monkeypatch):

@@ -13,14 +13,22 @@ if TYPE_CHECKING:
     from lazy_harness.memory.handoff_log import Item
 
 HELD_MARK = "; held: "
-HELD_HINT = " (shown to no session; lh memory approve "
+HELD_HINT = " (shown to no session; "
+# what the hint names: the approval, or (an item that holds a secret is never approved: ADR 0056) what
+# does show it (a reworded line is an item of its own, checked anew) or takes it out
+APPROVE = "lh memory approve "
+NO_APPROVAL = "no approval while it holds a secret: reword it or lh memory forget "
 
 
 def held_mark(hid: str, reason: str) -> str:
     """What a render adds to the note of an open item the hold check holds (ADR 0024): ``; held: <reason>
-    (shown to no session; lh memory approve <id>)``, the reason as ``lh memory show`` tags the item.
+    (shown to no session; lh memory approve <id>)``, the reason as ``lh memory show`` tags the item; an
+    item held for a secret names what shows it instead of the approval, which refuses it.
     why: read without it, the item looked like one the next session is told."""
-    return f"{HELD_MARK}{one_line(reason)[:300] or '?'}{HELD_HINT}{hid})"
+    from lazy_harness.memory.trust import SECRET
+
+    act = NO_APPROVAL if f"{SECRET} (" in reason else APPROVE
+    return f"{HELD_MARK}{one_line(reason)[:300] or '?'}{HELD_HINT}{act}{hid})"
 
 
 def held_end(words: str, at: int) -> int | None:
@@ -29,8 +37,16 @@ def held_end(words: str, at: int) -> int | None:
         return None
     hint = words.find(HELD_HINT, at)
     close = words.find(")", hint + len(HELD_HINT)) if hint >= 0 else -1
-    named = words[hint + len(HELD_HINT):close]
-    return close + 1 if close >= 0 and ids.kind_of(named) == "handoff" else None
+    return close + 1 if close >= 0 and marked_id(words[hint:close + 1]) else None
+
+
+def marked_id(hint: str) -> str | None:
+    """The id a held mark's hint (``HELD_HINT`` up to its closing parenthesis) names, else None."""
+    said = hint[len(HELD_HINT):-1] if hint.startswith(HELD_HINT) and hint.endswith(")") else ""
+    for act in (APPROVE, NO_APPROVAL):
+        if said.startswith(act) and ids.kind_of(said[len(act):]) == "handoff":
+            return said[len(act):]
+    return None
 
 
 def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:

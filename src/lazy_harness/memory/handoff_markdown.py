@@ -37,7 +37,7 @@ from lazy_harness.memory.handoff_log import (
 # why: the words by_whom writes for a change that is no session's; a joined note is cut only when it says
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
-from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, held_mark, held_reasons
+from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, held_mark, held_reasons, marked_id
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -487,5 +487,5 @@ def _marked(text: str) -> set[str]:
         words = " ".join(line.split())
         at = words.find(HELD_MARK)
         if our_note(line) and at >= 0 and held_end(words, at) == len(words):
-            out.add(words[words.rfind(HELD_HINT) + len(HELD_HINT):-1])
+            out.add(marked_id(words[words.rfind(HELD_HINT):]) or "")
     return out
