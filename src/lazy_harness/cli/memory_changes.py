@@ -115,13 +115,18 @@ def history(project: str | None) -> None:
     journaled under its earlier keys, before its origin changed: lh memory undo RUN undoes them too)."""
     from lazy_harness.memory import journal
 
-    cwd, _, mdir, _, name = _where(project)
+    cwd, _, mdir, ldir, name = _where(project)
     runs = _runs(cwd, mdir, name)
     _say_unreadable(cwd, mdir)
-    if not runs:
+    elsewhere = _runs_elsewhere(mdir, ldir, name, {str(r["run"]) for r, _ in runs})
+    if not runs and not elsewhere:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
-    for data, where in runs:
+    others: list[tuple[dict, str | None]] = [(run, None) for run, _ in elsewhere.values()]
+    for data, where in sorted(runs + others, key=lambda pair: str(pair[0]["run"]), reverse=True):
+        if data["run"] in elsewhere:
+            _echo_run_elsewhere(data, elsewhere[data["run"]][1])
+            continue
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
         if data.get("kind") == "hold" and not data.get("undone"):
             state = "a hold: lh memory approve ID or lh memory forget ID ends it"
@@ -137,6 +142,37 @@ def history(project: str | None) -> None:
                    f"{len(made)} change(s){dropped}  [{state}]")
         for change in changes:
             click.echo(f"    {change}")
+
+
+def _runs_elsewhere(mdir: str, ldir: str, name: str, listed: set[str]) -> dict:
+    """``{run: (its journal, (its memory folder, the ids of this project's learnings it changed))}`` of
+    the runs journaled in another project's folder that changed one of this project's own learnings
+    (``changes.runs_elsewhere``)."""
+    from lazy_harness.memory import aliases, changes
+
+    owned = aliases.owned(mdir)
+    found = changes.runs_elsewhere(mdir, ldir, lambda meta: owned.lists(meta, name), set(listed))
+    return {run["run"]: (run, (folder, touched)) for run, folder, touched in found}
+
+
+def _echo_run_elsewhere(data: dict, where: tuple[str, list[str]]) -> None:
+    """One run of another project's journal that changed this project's learnings ``where[1]``: where it
+    is journaled and undone, and only its changes that name them."""
+    from lazy_harness.logfile import terminal_safe
+    from lazy_harness.memory import journal
+    from lazy_harness.memory.sanitize import one_line
+
+    folder, touched = where
+    other = one_line(data.get("project"))[:80] or "another project"
+    there = f"journaled in project {other}'s memory ({journal.folder(folder)})"
+    state = (f"undone {data['undone']}; {there}" if data.get("undone")
+             else f"{there}: lh memory undo {data['run']} --project <the folder of {other}>")
+    made = [c for c in data.get("changes") or [] if any(lid in str(c) for lid in touched)] or \
+        [f"changed {', '.join(touched)}"]
+    click.echo(terminal_safe(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
+                             f"{len(made)} change(s)  [{state}]"))
+    for change in made:
+        click.echo(terminal_safe(f"    {change}"))
 
 
 def _to_undo(cwd: str, mdir: str, name: str, run: str | None) -> str | None:

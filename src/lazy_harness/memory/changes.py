@@ -102,6 +102,43 @@ def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
     return None
 
 
+def runs_elsewhere(memory_dir: str, learnings_dir: str, own: Callable[[dict], bool],
+                   skip: set[str]) -> list[tuple[dict, str, list[str]]]:
+    """The runs journaled in another project's memory folder beside ``memory_dir`` that changed a
+    learning this project keeps as its own (``own``: its frontmatter with ``id``), each with that folder
+    and the ids of those learnings; runs named in ``skip`` (listed already) left out. why: a forget of a
+    general learning gives back another project's own learning (:func:`release_learnings`), journaled
+    where the forget ran: nothing in the project whose learning came back said why."""
+    from lazy_harness.memory import aliases, frontmatter, ids
+
+    here, base = os.path.normpath(memory_dir), os.path.abspath(learnings_dir)
+    metas: dict[str, str | None] = {}
+
+    def owned_id(path: str) -> str | None:
+        if path not in metas:
+            metas[path] = None
+            if path.endswith(".md") and os.path.commonpath([os.path.abspath(path), base]) == base:
+                meta = frontmatter.read_frontmatter_values(path, ("id", "title", "origin", "scope",
+                                                                  "project_folder"))
+                lid = ids.of_learning(meta, path=path)
+                if not state.crosses(meta) and own({**meta, "id": lid}):
+                    metas[path] = lid
+        return metas[path]
+
+    out = []
+    for folder in aliases.memory_folders(os.path.dirname(here)):
+        if os.path.normpath(folder) == here:
+            continue
+        for run in journal.runs(folder):
+            if run["run"] in skip:
+                continue
+            touched = list(dict.fromkeys(filter(None, (owned_id(f["path"]) for f in run["files"]))))
+            if touched:
+                skip.add(run["run"])
+                out.append((run, folder, touched))
+    return out
+
+
 SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": None, "deprecated_reason": None}
 
 
