@@ -252,3 +252,25 @@ def test_approving_an_item_takes_its_mark_out_at_once_and_undo_puts_it_back(root
     assert run, approved.out
     assert invoke("memory", "undo", run.group(1), "--project", root).code == 0
     assert "; held: " in notes(root)[hid]
+
+
+def test_an_approval_that_is_not_the_persons_leaves_the_item_marked(root):
+    """An approve mark carrying another key's MAC (a synced marks.jsonl, another machine's approval: ADR
+    0052) approves nothing here: ``lh memory show`` holds the item and says why, and handoff.md marks it
+    so, also when the file was rendered before the mark came (the next writer finds it behind)."""
+    from lazy_harness.memory import approval
+
+    hold_items(root)
+    hid = item_id(root, HELD)
+    assert invoke("memory", "approve", hid, "--project", root).code == 0
+    assert "held" not in notes(root)[hid]
+    path = os.path.join(paths.memory_dir(root), marks.MARKS)
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    mac = [line for line in lines if '"approve"' in line and hid in line][-1].split('"mac": "')[1].split('"')[0]
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(line.replace(mac, "0" * len(mac)) for line in lines) + "\n")
+    tag = shown_tag(root, hid)
+    assert tag.startswith("held: ") and approval.NOT_HERE in tag, tag
+    handoff.import_hand_edits(paths.memory_dir(root), META, NOW, if_behind=True)  # what a command does first
+    assert notes(root)[hid].endswith(f"; {tag} (shown to no session; lh memory approve {hid})"), notes(root)[hid]

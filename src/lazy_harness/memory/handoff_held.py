@@ -51,24 +51,33 @@ def marked_id(hint: str) -> str | None:
 
 def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
     """``{id: the hold's reason}`` of the open items shown to no session, as ``lh memory show`` tags
-    them (memory/held_review.py ``States``; it, memory/state.py and memory/approval.py read this
-    folder's items, so they sit above this module): a hold mark, else the check on the text at read
+    them (memory/held_review.py ``States``, which reads this folder's items and so sits above this
+    module; of approval.py only the MAC check, which reads none): a hold mark, else the check on the text at read
     time (the worker renders before it records the hold), and a secret whatever approved the item
-    (ADR 0056). An approve mark is taken as it reads: whose MAC it carries (ADR 0052) is approval.py's
-    to say, and ``lh memory held`` says it."""
+    (ADR 0056). An approve mark counts only when it carries the person's MAC of the text (ADR 0052):
+    another's (a synced marks.jsonl) leaves the item held, with the reason ``lh memory show`` adds."""
     if not opened:
         return {}
-    from lazy_harness.memory import marks, trust, verdicts
+    from lazy_harness.memory import approval, marks, trust, verdicts
 
     recs = marks.read(memory_dir)
-    hiding, approved = marks.hidden(memory_dir, recs), {r["id"] for r in recs if r["op"] == "approve"}
+    hiding = marks.hidden(memory_dir, recs)
+    approved: dict[str, list[object]] = {}  # the MACs each approve mark carries
+    for r in recs:
+        if r["op"] == "approve":
+            approved.setdefault(r["id"], []).append(r.get("mac"))
     # why the views' kept verdicts: checked anew, 300 open items cost every write some 350 ms
     kept = verdicts.listing_verdicts(memory_dir)
     out = {}
     for item in opened:
         hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
         mark = hiding.get(hid)
-        if mark is None:
+        if mark is None and hid in approved and not approval.counts("handoff", hid, text, approved[hid]):
+            # why as held_review's _record_state: the check's first reason, the approval's, then a secret
+            why = kept.reason(text)
+            found = kept.secret(text) if why else None
+            why = why and f"{why}; {approval.NOT_HERE}" + (f"; {found}" if found and found not in why else "")
+        elif mark is None:
             why = kept.secret(text) if hid in approved else kept.every_reason(text)
         elif mark["op"] == "hold":
             why, found = str(mark.get("reason") or "?"), kept.secret(text)
