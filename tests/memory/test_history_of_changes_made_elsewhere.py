@@ -83,3 +83,23 @@ def test_runs_elsewhere_that_touch_none_of_its_learnings_stay_out(two):
                              project_folder=here.key)
     _forget(here, learnings.id_of(mine))
     assert history(shop) == before
+
+
+def test_the_page_lists_the_run_too_with_no_undo_here(two):
+    """The page's list of runs is ``lh memory history``'s: the run made in proj is listed in shop, says
+    where it is journaled, shows only its change to shop's learning, and offers no undo (an undo here
+    would look for it in shop's journal)."""
+    from lazy_harness import config
+    from lazy_harness.ui import reading, sections
+
+    here, shop, theirs = two
+    tid, gid = learnings.id_of(theirs), learnings.id_of(here.new)
+    _forget(here, gid)
+    run = _newest_run(here)
+    cfg = config.load()
+    projects = reading.projects(shop.root, cfg, os.environ)
+    page = sections.runs_section(sections.View(projects[0], projects, cfg, os.environ, NOW, "t", shop.root, "/b"))
+    row = page.split(f'data-run="{run}"', 1)[1].split("</li></ul></li>", 1)[0]
+    assert "journaled in project proj&#x27;s memory" in row and "undo it there" in row, row
+    assert f"release {tid} in project shop" in row and f"forget {gid}" not in row
+    assert "/b/action/undo" not in row

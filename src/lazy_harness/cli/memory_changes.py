@@ -156,19 +156,12 @@ def _runs_elsewhere(mdir: str, ldir: str, name: str, listed: set[str]) -> dict:
 
 
 def _echo_run_elsewhere(data: dict, where: tuple[str, list[str]]) -> None:
-    """One run of another project's journal that changed this project's learnings ``where[1]``: where it
-    is journaled and undone, and only its changes that name them."""
+    """One run of another project's journal that changed this project's learnings ``where[1]``
+    (``changes.said_elsewhere``)."""
     from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import journal
-    from lazy_harness.memory.sanitize import one_line
+    from lazy_harness.memory import changes
 
-    folder, touched = where
-    other = one_line(data.get("project"))[:80] or "another project"
-    there = f"journaled in project {other}'s memory ({journal.folder(folder)})"
-    state = (f"undone {data['undone']}; {there}" if data.get("undone")
-             else f"{there}: lh memory undo {data['run']} --project <the folder of {other}>")
-    made = [c for c in data.get("changes") or [] if any(lid in str(c) for lid in touched)] or \
-        [f"changed {', '.join(touched)}"]
+    state, made = changes.said_elsewhere(data, *where)
     click.echo(terminal_safe(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
                              f"{len(made)} change(s)  [{state}]"))
     for change in made:

@@ -139,6 +139,20 @@ def runs_elsewhere(memory_dir: str, learnings_dir: str, own: Callable[[dict], bo
     return out
 
 
+def said_elsewhere(run: dict, folder: str, touched: list[str]) -> tuple[str, list[str]]:
+    """How a view lists a run of :func:`runs_elsewhere`: where it is journaled (and, not undone, how it
+    is undone there), and only its changes that name the learnings ``touched`` (the other project's
+    own changes are its own to show)."""
+    from lazy_harness.memory.sanitize import one_line
+
+    other = one_line(run.get("project"))[:80] or "another project"
+    there = f"journaled in project {other}'s memory ({journal.folder(folder)})"
+    where = (f"undone {run['undone']}; {there}" if run.get("undone")
+             else f"{there}: undo it there, lh memory undo {run['run']} --project <the folder of {other}>")
+    made = [str(c) for c in run.get("changes") or [] if any(lid in str(c) for lid in touched)]
+    return where, made or [f"changed {', '.join(touched)}"]
+
+
 SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": None, "deprecated_reason": None}
 
 

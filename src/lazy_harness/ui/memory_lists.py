@@ -173,5 +173,14 @@ def handoff_items(p: Project) -> list[dict]:
 
 
 def runs(p: Project) -> list[dict]:
-    """Every journalled change of the project, newest first (``lh memory history``)."""
-    return journal.runs(p.memory_dir)
+    """Every journalled change of the project, newest first (``lh memory history``), with the runs
+    journaled in another project's memory that changed one of its own learnings, each of those with
+    ``elsewhere``: (where it is journaled and undone, its changes to this project's learnings)."""
+    from lazy_harness.memory import changes
+
+    own = journal.runs(p.memory_dir)
+    owned = aliases.owned(p.memory_dir)
+    found = changes.runs_elsewhere(p.memory_dir, p.learnings_dir, lambda meta: owned.lists(meta, p.name),
+                                   {str(r["run"]) for r in own})
+    others = [{**run, "elsewhere": changes.said_elsewhere(run, folder, touched)} for run, folder, touched in found]
+    return sorted(own + others, key=lambda r: str(r["run"]), reverse=True)

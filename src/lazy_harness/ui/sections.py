@@ -288,8 +288,10 @@ def runs_section(v: View) -> str:
     cut = None if v.everything else RUNS_LIMIT
     rows = []
     for data in every[:cut]:
-        changes = "".join(f"<li>{esc(c)}</li>" for c in data.get("changes") or [])
-        action = (f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
+        where, made = data.get("elsewhere") or (None, data.get("changes") or [])
+        changes = "".join(f"<li>{esc(c)}</li>" for c in made)
+        action = (f'<span class="badge">{esc(where)}</span>' if where  # why no undo: not this journal's
+                  else f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
                   else '<span class="badge">a hold: Approve or Forget above ends it</span>'
                   if data.get("kind") == "hold" else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
         rows.append(f'<li class="run" data-run="{esc(data["run"])}">'
