@@ -52,9 +52,9 @@ def marked_id(hint: str) -> str | None:
 def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
     """``{id: the hold's reason}`` of the open items shown to no session, as ``lh memory show`` tags
     them (memory/held_review.py ``States``, which reads this folder's items and so sits above this
-    module; of approval.py only the MAC check, which reads none): a hold mark, else the check on the text at read
-    time (the worker renders before it records the hold), and a secret whatever approved the item
-    (ADR 0056). An approve mark counts only when it carries the person's MAC of the text (ADR 0052):
+    module; of approval.py only the MAC check, which reads none): a hold mark, else the check on the
+    text at read time (the worker renders before it records the hold), and a secret whatever approved
+    the item (ADR 0056). An approve mark counts only when it carries the person's MAC of the text (ADR 0052):
     another's (a synced marks.jsonl) leaves the item held, with the reason ``lh memory show`` adds."""
     if not opened:
         return {}
