@@ -208,7 +208,7 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
         found = [spec for word, group in first if word in text for spec in group]
         found += [spec for spec in prefixes if spec[0] in text]
         norm = K1 * (1.0 - B + B * dl / avgdl)
-        score, matched = 0.0, set()
+        score, hit = 0.0, []
         if found:
             # the columns' bounds: " title \n body \n tags " (a pattern holds no line break)
             i1 = text.index("\n")
@@ -224,9 +224,44 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
             f = w0 * n0 + w1 * n1 + w2 * n2
             if f:
                 score += weight * f * (K1 + 1.0) / (f + norm)
-                matched |= groups
-        out.append((rowid, -score, matched))
+                hit.append((text.find(pat), groups))
+        out.append((rowid, -score, told_apart(_by_word(hit))))
     return out
+
+
+def _by_word(hit: list[tuple[int, set[int]]]) -> list[set[int]]:
+    """The groups each word of the entry stands for: the patterns found, by where each is first found
+    (a word and a prefix of it, `` load `` and `` load``, are found at one place: one word)."""
+    if len(hit) < 2:
+        return [groups for _, groups in hit]
+    at: dict[int, set[int]] = {}
+    for where, groups in hit:
+        at[where] = at.get(where, set()) | groups
+    return list(at.values())
+
+
+def told_apart(hit: list[set[int]]) -> set[int]:
+    """The prompt's groups the entry matches, each by a word of its own: ``hit`` holds, per word of the
+    entry found (:func:`_by_word`), the groups it stands for; as many groups as words can be given one
+    each (a largest matching; in a tie, the groups first in the prompt). why: one word of an entry matching
+    two of the prompt's terms (synonyms, "loading spinner" and "load"; two forms of a word) counted
+    as two matched terms, two distinctive words, which the bar takes for evidence (ADR 0034)."""
+    if all(len(groups) == 1 for groups in hit):
+        return set().union(*hit)
+    owner: dict[int, int] = {}  # group -> the pattern standing for it
+
+    def place(p: int, seen: set[int]) -> bool:
+        for g in sorted(hit[p]):
+            if g not in seen:
+                seen.add(g)
+                if g not in owner or place(owner[g], seen):
+                    owner[g] = p
+                    return True
+        return False
+
+    for p in range(len(hit)):
+        place(p, set())
+    return set(owner)
 
 
 _KEPT: dict[int, Doc] = {}  # rowid -> its text, as the searches met it (keep_docs)
