@@ -548,7 +548,7 @@ def test_a_command_renders_handoff_md_with_the_stale_days_the_worker_was_given(t
 def test_a_round_adopts_approvals_in_the_home_it_is_given_not_the_processs(two, tmp_path, monkeypatch):
     """The hold check after a merge once adopted approvals into the process's own home (a script
     syncing two machines wrote into the real ~/.claude)."""
-    from lazy_harness.memory import approval
+    from lazy_harness.memory import approval_key
 
     mine = tmp_path / "process-home"
     monkeypatch.setenv("HOME", str(mine))
@@ -560,5 +560,5 @@ def test_a_round_adopts_approvals_in_the_home_it_is_given_not_the_processs(two, 
     a.sync()
     b.sync()
     a.sync()
-    assert os.path.exists(approval.adopted_file(a.env)) and os.path.exists(approval.adopted_file(b.env))
+    assert os.path.exists(approval_key.adopted_file(a.env)) and os.path.exists(approval_key.adopted_file(b.env))
     assert not mine.exists(), sorted(str(p) for p in mine.rglob("*"))

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, by_hand, held, held_review, ids, marks, state
+from lazy_harness.memory import approval_key, by_hand, held, held_review, ids, marks, state
 from tests.memory.test_approvals_made_here import EVIL, Hostile, Machine, _decision, _learning
 
 SLUG = "installing-the-linter"
@@ -83,7 +83,7 @@ def test_a_decision_approved_here_is_not_held_again_by_the_other_machines_rounds
     assert ops == ["approve"], ops
     # B cannot verify A's approval: held there, its sessions never see it
     assert "attacker.example" not in b.start(b.alpha)[0]
-    assert "held" in _held_on(b, did) and approval.NOT_HERE in _held_on(b, did)
+    assert "held" in _held_on(b, did) and approval_key.NOT_HERE in _held_on(b, did)
     prompt = "before running the tests, how do we refresh the fixtures?"
     assert "attacker.example" in _prompt(a, prompt)
     assert "attacker.example" not in _prompt(b, prompt)
@@ -112,7 +112,7 @@ def test_a_learning_approved_here_is_not_held_again_by_the_other_machines_rounds
     assert _held_here(a, lid) == []
     assert "attacker.example" in a.start(a.alpha)[0]
     assert "attacker.example" not in b.start(b.alpha)[0]
-    assert "held" in _held_on(b, lid) and approval.NOT_HERE in _held_on(b, lid)
+    assert "held" in _held_on(b, lid) and approval_key.NOT_HERE in _held_on(b, lid)
     prompt = "installing the linter: how do we refresh the fixtures before running the tests?"
     assert "attacker.example" in _prompt(a, prompt)
     assert "attacker.example" not in _prompt(b, prompt)
@@ -143,7 +143,7 @@ def test_a_forged_approval_is_not_held_by_the_merge_and_shown_nowhere(machines):
         assert [x["op"] for x in marks.read(mdir) if x["id"] == rec["id"]] == ["approve"]  # not re-held
         assert "attacker.example" not in m.start(m.alpha)[0]
         for eid in (rec["id"], forged):
-            assert "held" in _held_on(m, eid) and approval.NOT_HERE in _held_on(m, eid), eid
+            assert "held" in _held_on(m, eid) and approval_key.NOT_HERE in _held_on(m, eid), eid
         assert "attacker.example" not in _prompt(m, "fixture refresh: what to run before running the tests?")
 
 

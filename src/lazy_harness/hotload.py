@@ -82,7 +82,8 @@ HOT = (
     "lazy_harness.memory.lineage",  # os and jsonload only: a session's own ids (a fork's parents)
     "lazy_harness.memory.held", "lazy_harness.recall.prompt.admit",
     "lazy_harness.memory.verdicts",  # jsonload-only: the check's verdicts kept per text
-    "lazy_harness.memory.approval",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
+    "lazy_harness.memory.approval",  # os-only: the approvals in memory, their adoption (SessionStart)
+    "lazy_harness.memory.approval_key",  # os-only: the person's key and an approval's MAC (_sha256 at call time)
     "lazy_harness.memory.usage",  # os and jsonload only: one line per showing, the usage ranks (ADR 0036)
     "lazy_harness.memory.intent",  # os and jsonload only: a killed writer's unfinished persist (a stat)
     # the recall subpackages' __init__ hold only a docstring (ADR 0047)

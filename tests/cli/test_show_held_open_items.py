@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, handoff, held, held_review, marks
+from lazy_harness.memory import approval_key, handoff, held, held_review, marks
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -83,7 +83,7 @@ def test_an_approved_item_is_untagged_and_one_approved_elsewhere_says_so(root):
         recs = [json.loads(ln) for ln in fh if ln.strip()]
     with open(path, "w", encoding="utf-8") as fh:  # the approval as a synced marks.jsonl gives it
         fh.write("".join(json.dumps({**r, "mac": "0" * 64} if r.get("op") == "approve" else r) + "\n" for r in recs))
-    assert approval.NOT_HERE in shown_items(root)[hid]
+    assert approval_key.NOT_HERE in shown_items(root)[hid]
 
 
 def test_the_count_and_the_listed_items_stay_those_of_the_open_items(root):

@@ -10,7 +10,7 @@ import threading
 import time
 
 from lazy_harness import atomic, paths
-from lazy_harness.memory import approval, held, ids, marks
+from lazy_harness.memory import approval, approval_key, held, ids, marks
 from tests.support import memory_samples as ms
 
 RULE = "Pin the build image by digest in every project"
@@ -34,7 +34,7 @@ def test_a_second_first_read_waits_for_the_first_and_keeps_its_adoption(isolated
     real_write, real_lock = atomic.atomic_write, getattr(approval, "_adoption_lock", None)
 
     def paused_write(path, *args, **kwargs):
-        if path == approval.adopted_file():
+        if path == approval_key.adopted_file():
             if threading.current_thread().name == "first":
                 first_writing.set()  # the key is made, the adopted file not written yet
                 assert let_first_write.wait(30)
@@ -54,7 +54,7 @@ def test_a_second_first_read_waits_for_the_first_and_keeps_its_adoption(isolated
     second = threading.Thread(target=approval.adopt_once, args=((root,), ()), name="second")
     first.start()
     assert first_writing.wait(30)
-    assert os.path.exists(approval.key_file())  # made by the first reader for the approvals it found
+    assert os.path.exists(approval_key.key_file())  # made by the first reader for the approvals it found
     second.start()
     assert second_ready.wait(30)
     let_first_write.set()
@@ -62,7 +62,7 @@ def test_a_second_first_read_waits_for_the_first_and_keeps_its_adoption(isolated
     let_second_write.set()
     second.join(30)
     assert not first.is_alive() and not second.is_alive()
-    with open(approval.adopted_file(), encoding="utf-8") as fh:
+    with open(approval_key.adopted_file(), encoding="utf-8") as fh:
         adopted = json.load(fh)
     assert adopted["key_was_here"] is False and len(adopted["macs"]) == 1, adopted
     assert eid in held.approved(mdir)
@@ -72,12 +72,12 @@ def test_a_reader_that_cannot_have_the_lock_reads_on_and_the_next_one_adopts(iso
     mdir, eid = _approved_before_the_upgrade(tmp_path)
     monkeypatch.setattr(approval, "ADOPT_WAIT", 0.05)
     os.makedirs(paths.state_dir(), exist_ok=True)
-    fd = atomic.try_lock(approval.adopted_file() + ".lock")  # another reader, stuck in its adoption
+    fd = atomic.try_lock(approval_key.adopted_file() + ".lock")  # another reader, stuck in its adoption
     assert fd is not None
     try:
         approval.adopt_once((os.path.dirname(mdir),), ())
-        assert not os.path.exists(approval.adopted_file())
-        assert not os.path.exists(approval.key_file())  # nothing decided for it: a later read adopts
+        assert not os.path.exists(approval_key.adopted_file())
+        assert not os.path.exists(approval_key.key_file())  # nothing decided for it: a later read adopts
     finally:
         os.close(fd)
     assert eid in held.approved(mdir)

@@ -4,28 +4,28 @@ makes or reads a whole key, never a file of 0 bytes that refuses every later app
 import os
 import sys
 
-from lazy_harness.memory import approval
+from lazy_harness.memory import approval_key
 from tests.support.crashpoint import run_to
 
 WRITER = """
 import sys
 from tests.support import crashpoint
-from lazy_harness.memory import approval
+from lazy_harness.memory import approval_key
 crashpoint.arm(int(sys.argv[1]))
-approval.read_key(create=True)
+approval_key.read_key(create=True)
 crashpoint.finished()
 """
 
 
 def test_a_key_killed_while_made_never_blocks_the_next_approve(isolated_home):
-    path = approval.key_file()
+    path = approval_key.key_file()
     for step in range(1, 20):
         if os.path.exists(path):
             os.unlink(path)
         said = run_to([sys.executable, "-c", WRITER, str(step)])
-        approval._KEYS.clear()
-        key = approval.read_key(create=True)
-        assert key is not None and len(key) == approval.KEY_BYTES, (step, said)
+        approval_key._KEYS.clear()
+        key = approval_key.read_key(create=True)
+        assert key is not None and len(key) == approval_key.KEY_BYTES, (step, said)
         if said == "finished":
             break
     else:

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from lazy_harness import config, paths, sync
-from lazy_harness.memory import approval, by_hand, held, held_review, ids, marks, state
+from lazy_harness.memory import approval, approval_key, by_hand, held, held_review, ids, marks, state
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import run_hook
 from tests.support import memory_samples as ms
@@ -146,7 +146,7 @@ def test_a_forged_approve_mark_arriving_by_sync_does_not_release_a_held_decision
     context, _ = a.start(a.alpha)
     assert "attacker.example" not in context
     [h] = [h for h in held_review.listing(a.mdir(a.alpha), paths.learnings_dir()) if h["id"] == did]
-    assert h["state"] == state.HELD and approval.NOT_HERE in h["reason"]
+    assert h["state"] == state.HELD and approval_key.NOT_HERE in h["reason"]
     out = invoke("memory", "held", "--project", a.alpha)
     assert did in out.out and "approved on another machine or by a synced file: approve here to show it" in out.out
 
@@ -161,7 +161,8 @@ def test_a_forged_approved_learning_of_another_project_does_not_reach_this_proje
     context, _ = a.start(a.web)
     assert "attacker.example" not in context and "mirror-cache" not in context
     found = {h["text"]: h for h in held_review.listing(a.mdir(a.web), paths.learnings_dir())}
-    assert found["Package mirror"]["state"] == state.WAITING and approval.NOT_HERE in found["Package mirror"]["reason"]
+    mirror = found["Package mirror"]
+    assert mirror["state"] == state.WAITING and approval_key.NOT_HERE in mirror["reason"]
     assert found["Fixture refresh"]["state"] == state.HELD  # sync's hold check held it: its approval is gone
     assert "approve here to show it" in invoke("memory", "held", "--project", a.web).out
 
@@ -179,8 +180,8 @@ def test_the_persons_approval_counts_travels_with_the_key_and_undo_takes_it_back
     assert len(mark["mac"]) == 64
     a.sync()
     b, c = Machine(str(tmp / "b"), remote), Machine(str(tmp / "c"), remote)
-    os.makedirs(os.path.dirname(approval.key_file(b.env)), exist_ok=True)
-    shutil.copy2(approval.key_file(), approval.key_file(b.env))  # the person copied their key
+    os.makedirs(os.path.dirname(approval_key.key_file(b.env)), exist_ok=True)
+    shutil.copy2(approval_key.key_file(), approval_key.key_file(b.env))  # the person copied their key
     for m in (b, c):
         m.start(m.alpha)  # this version's first read there, before the sync
         m.sync()
@@ -203,7 +204,7 @@ def test_an_approval_made_before_the_upgrade_still_counts(isolated_home, tmp_pat
     r = run_hook("SessionStart", {"session_id": "s", "cwd": root, "hook_event_name": "SessionStart",
                                   "source": "startup"})
     assert "attacker.example" in json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert os.path.exists(approval.adopted_file())
+    assert os.path.exists(approval_key.adopted_file())
     # one arriving later (a sync) is not taken as the person's
     later = _decision(EVIL + " again", os.path.basename(mdir))
     with open(os.path.join(mdir, "decisions.jsonl"), "a", encoding="utf-8") as fh:
@@ -221,7 +222,7 @@ def test_a_key_file_open_to_others_is_refused_with_one_line(isolated_home, tmp_p
     with open(os.path.join(mdir, "decisions.jsonl"), "w", encoding="utf-8") as fh:
         fh.write(json.dumps(_decision(EVIL, os.path.basename(mdir))) + "\n")
     held.hold(mdir, paths.learnings_dir(), held.scan_records(mdir), "proj", time.time(), "test")
-    path = approval.key_file()
+    path = approval_key.key_file()
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as fh:
         fh.write(os.urandom(32))
@@ -236,12 +237,12 @@ def test_a_key_file_open_to_others_is_refused_with_one_line(isolated_home, tmp_p
 def test_the_mac_is_hmac_sha256_and_binds_the_text(isolated_home):
     for n in (0, 32, 64, 100):
         key, msg = os.urandom(n), os.urandom(3 * n + 1)
-        assert approval.hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
+        assert approval_key.hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
     approval.adopt_once((), ())  # nothing present: nothing adopted
-    mac = approval.sign("decision", "d-12345678", "use ruff")
-    assert approval.counts("decision", "d-12345678", "use ruff", [mac])
-    assert not approval.counts("decision", "d-12345678", "use ruff, and curl x | sh", [mac])
-    assert not approval.counts("failure", "d-12345678", "use ruff", [mac])
+    mac = approval_key.sign("decision", "d-12345678", "use ruff")
+    assert approval_key.counts("decision", "d-12345678", "use ruff", [mac])
+    assert not approval_key.counts("decision", "d-12345678", "use ruff, and curl x | sh", [mac])
+    assert not approval_key.counts("failure", "d-12345678", "use ruff", [mac])
 
 
 def test_the_read_back_and_prompt_recall_keep_approvals_in_the_home_they_are_given(tmp_path, monkeypatch):
@@ -267,5 +268,5 @@ def test_the_read_back_and_prompt_recall_keep_approvals_in_the_home_they_are_giv
                   waiting=lambda entries: None)
     prompt_recall.answer({"prompt": "where does the queue live, postgres?", "cwd": project, "session_id": "s1"},
                          env, time.time(), config.defaults())
-    assert os.path.exists(approval.adopted_file(env))
+    assert os.path.exists(approval_key.adopted_file(env))
     assert not os.path.exists(mine), sorted(str(p) for p in mine.rglob("*"))

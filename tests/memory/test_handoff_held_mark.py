@@ -258,7 +258,7 @@ def test_an_approval_that_is_not_the_persons_leaves_the_item_marked(root):
     """An approve mark carrying another key's MAC (a synced marks.jsonl, another machine's approval: ADR
     0052) approves nothing here: ``lh memory show`` holds the item and says why, and handoff.md marks it
     so, also when the file was rendered before the mark came (the next writer finds it behind)."""
-    from lazy_harness.memory import approval
+    from lazy_harness.memory import approval_key
 
     hold_items(root)
     hid = item_id(root, HELD)
@@ -271,6 +271,6 @@ def test_an_approval_that_is_not_the_persons_leaves_the_item_marked(root):
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(line.replace(mac, "0" * len(mac)) for line in lines) + "\n")
     tag = shown_tag(root, hid)
-    assert tag.startswith("held: ") and approval.NOT_HERE in tag, tag
+    assert tag.startswith("held: ") and approval_key.NOT_HERE in tag, tag
     handoff.import_hand_edits(paths.memory_dir(root), META, NOW, if_behind=True)  # what a command does first
     assert notes(root)[hid].endswith(f"; {tag} (shown to no session; lh memory approve {hid})"), notes(root)[hid]

@@ -12,7 +12,7 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import approval, by_hand, files, frontmatter, hand_runs, held, held_review, ids, state
+from lazy_harness.memory import approval_key, by_hand, files, frontmatter, hand_runs, held, held_review, ids, state
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -124,7 +124,7 @@ def test_approve_all_releases_every_copy_of_a_waiting_learning(world):
     path = world.learning("Prefer ruff over flake8", CALM, "ruff")
     copy = _copy(path)
     eid = _id(path)
-    approval.read_key(create=True)
+    approval_key.read_key(create=True)
     by_hand.approve(world.mdir, world.ldir, "proj", [], "mine", NOW, every=True)
     assert [h for h in world.listing() if h["id"] == eid] == []
     for p in (path, copy):

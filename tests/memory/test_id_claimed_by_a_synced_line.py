@@ -9,7 +9,7 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, held, ids, marks, store, trust
+from lazy_harness.memory import approval_key, held, ids, marks, store, trust
 from tests.cli.lhrun import invoke
 from tests.memory import test_approvals_made_here as made_here
 from tests.memory.test_approvals_made_here import Hostile
@@ -62,8 +62,8 @@ def test_approve_by_the_id_signs_this_machines_entry_not_the_line_claiming_it(wo
     assert r.code == 0, r.err
     [mark] = [m for m in marks.read(mdir) if m["op"] == "approve"]
     own_text = trust.text_of({"summary": OWN, "rationale": "measured"}, "decision")
-    assert approval.counts("decision", eid, own_text, [mark["mac"]])
-    assert not approval.counts("decision", eid, trust.text_of({"summary": EVIL}, "decision"), [mark["mac"]])
+    assert approval_key.counts("decision", eid, own_text, [mark["mac"]])
+    assert not approval_key.counts("decision", eid, trust.text_of({"summary": EVIL}, "decision"), [mark["mac"]])
     context, _ = a.start(a.alpha)
     assert OWN in context and "attacker.example" not in context  # the other line stays held
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from lazy_harness import atomic, paths
-from lazy_harness.memory import approval, by_hand, changes, frontmatter, held, held_review, journal, learnings
+from lazy_harness.memory import approval_key, by_hand, changes, frontmatter, held, held_review, journal, learnings
 from lazy_harness.worker import consolidate
 from lazy_harness.worker.consolidate_answer import Change
 from lazy_harness.worker.consolidate_prompt import Candidates, Entry
@@ -100,7 +100,7 @@ def _race(monkeypatch, mdir: str, ldir: str, old: str, writer) -> tuple[list, st
 @pytest.mark.parametrize("writer", [_deprecate, _hold, _approve], ids=["consolidation", "hold", "approve"])
 def test_a_forget_made_while_another_writer_is_at_its_write_is_kept(world, monkeypatch, writer):
     mdir, ldir, old, new = world
-    approval.read_key(create=True)
+    approval_key.read_key(create=True)
     if writer is _approve:
         _hold(mdir, ldir, old, new)
         assert status_of(old) == held.HELD
@@ -127,7 +127,7 @@ def test_a_writer_that_finds_the_learning_forgotten_writes_and_journals_nothing(
 
 def test_approving_a_learning_forgotten_since_the_listing_leaves_it_forgotten(world):
     mdir, ldir, old, new = world
-    approval.read_key(create=True)
+    approval_key.read_key(create=True)
     _hold(mdir, ldir, old, new)
     by_hand.forget(mdir, ldir, "proj", learnings.id_of(old), "wrong", NOW + 1)
     j = _approve(mdir, ldir, old, new)

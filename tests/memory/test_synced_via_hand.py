@@ -11,7 +11,7 @@ remote (tests/memory/test_approvals_made_here.py)."""
 import os
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, held_review, ids, state
+from lazy_harness.memory import approval, approval_key, held_review, ids, state
 from tests.cli.lhrun import invoke
 from tests.memory import test_approvals_made_here as made_here
 from tests.memory.test_approvals_made_here import Hostile
@@ -47,7 +47,7 @@ def _signed(key: bytes, lid: str, head: str) -> str:
         meta, text = approval.learning_text(fh.name)
     finally:
         os.unlink(fh.name)
-    return f"approved by hand; signed {approval.mac(key, 'learning', ids.of_learning(meta), text)}"
+    return f"approved by hand; signed {approval_key.mac(key, 'learning', ids.of_learning(meta), text)}"
 
 
 def _listed(a, root: str) -> dict[str, dict]:
@@ -83,7 +83,7 @@ def test_a_synced_learning_that_claims_via_hand_or_names_no_writer_waits(world):
 def test_a_synced_hand_learning_signed_by_this_person_crosses_one_signed_by_another_key_waits(world):
     a, remote, tmp = world
     key = os.path.basename(a.mdir(a.alpha))
-    mine = approval.read_key(create=True)
+    mine = approval_key.read_key(create=True)
     assert mine is not None
     ev = Hostile(remote, str(tmp / "evil"))
     ours = _learning("l-0000bb01", key, "hand", title="Ours", text="OURSMARK pin the package index")
@@ -98,7 +98,7 @@ def test_a_synced_hand_learning_signed_by_this_person_crosses_one_signed_by_anot
     assert "OURSMARK" in context and "THEIRSMARK" not in context
     found = _listed(a, a.web)
     assert "l-0000bb01" not in found
-    assert found["l-0000bb02"]["state"] == state.WAITING and approval.NOT_HERE in found["l-0000bb02"]["reason"]
+    assert found["l-0000bb02"]["state"] == state.WAITING and approval_key.NOT_HERE in found["l-0000bb02"]["reason"]
     assert HAND in found["l-0000bb02"]["reason"]
 
 

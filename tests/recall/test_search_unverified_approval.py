@@ -11,7 +11,7 @@ import time
 import pytest
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, files, handoff, held, held_review, held_written, ids, marks
+from lazy_harness.memory import approval, approval_key, files, handoff, held, held_review, held_written, ids, marks
 from tests.cli.lhrun import invoke
 from tests.recall.test_search import quick
 from tests.support import memory_samples as ms
@@ -124,7 +124,7 @@ def test_an_approve_mark_from_another_machine_is_labelled_held_as_show_and_held_
     found, states = search_labels(root), search_states(root)
     for eid in (did, hid):
         assert states[eid] == "held", (eid, states)
-        assert found[eid].startswith("held: ") and approval.NOT_HERE in found[eid], (eid, found)
+        assert found[eid].startswith("held: ") and approval_key.NOT_HERE in found[eid], (eid, found)
     assert found[did] == show_labels(root)[did]
     listed = {h["id"]: h for h in held_review.listing(paths.memory_dir(root), paths.learnings_dir())}
     assert {did, hid} <= set(listed)
@@ -136,7 +136,7 @@ def test_a_decision_edited_by_hand_after_its_approval_is_labelled_held(root):
     did = ids.entry_id("decision", SETUP)
     found = search_labels(root)
     assert search_states(root)[did] == "held"
-    assert approval.NOT_HERE in found[did] and found[did] == show_labels(root)[did]
+    assert approval_key.NOT_HERE in found[did] and found[did] == show_labels(root)[did]
 
 
 def test_a_learning_approved_by_another_key_has_shows_label(root):
@@ -144,7 +144,7 @@ def test_a_learning_approved_by_another_key_has_shows_label(root):
     lid = learning_id(root)
     found = search_labels(root)
     assert search_states(root)[lid] == "held"
-    assert approval.NOT_HERE in found[lid] and found[lid] == show_labels(root)[lid], (found, show_labels(root))
+    assert approval_key.NOT_HERE in found[lid] and found[lid] == show_labels(root)[lid], (found, show_labels(root))
 
 
 def test_the_quick_path_prints_the_same(root):

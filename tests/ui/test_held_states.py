@@ -78,9 +78,9 @@ def test_a_page_action_brings_the_index_up_to_date_at_once(server, seeded):
 def test_a_learning_approved_elsewhere_waits_on_the_page_and_says_why(server, seeded):
     """An approval that is not this person's (no MAC of their key: another machine's, or a synced
     file's, ADR 0052) leaves the learning waiting; the page says why, as lh memory held does."""
-    from lazy_harness.memory import approval
+    from lazy_harness.memory import approval, approval_key
 
-    approval.read_key(create=True)  # the person's key, there before the learning came
+    approval_key.read_key(create=True)  # the person's key, there before the learning came
     approval.adopt_once((os.path.dirname(seeded.mdir),), (seeded.ldir,))
     path = ms.write_learning(seeded.ldir, "Copy requirements before the source in a Dockerfile", "elsewhere", 0,
                              slug="docker", scope="general")
@@ -90,4 +90,4 @@ def test_a_learning_approved_elsewhere_waits_on_the_page_and_says_why(server, se
         fh.write(text.replace("status: active", "status: active\ndeprecated_reason: approved by hand", 1))
     section = _section(request(server, "GET", page(server), cookie(server))[2], "held")
     assert "Copy requirements before the source" in section
-    assert "waits for your approval" in section and approval.NOT_HERE in section
+    assert "waits for your approval" in section and approval_key.NOT_HERE in section

@@ -6,7 +6,7 @@ import os
 import sys
 
 from lazy_harness import hotload, paths, settings_write
-from lazy_harness.memory import approval
+from lazy_harness.memory import approval_key
 from lazy_harness.queue import index_task
 from tests.support.crashpoint import run_to
 from tests.worker.spendrig import configure, run_worker
@@ -73,7 +73,7 @@ def _targets() -> dict[str, str]:
         "the data folder (sync stamps)": os.path.join(data, ".sync-push"),
         "the sync repository's git folder": os.path.join(data, ".git", "lh-setup"),
         "the settings backups": settings_write.made_folder_file("/src/proj/.claude/settings.json"),
-        "the approval key's folder": approval.key_file(),
+        "the approval key's folder": approval_key.key_file(),
         "a memory folder itself": os.path.join(paths.memory_root(), "proj", "handoff.md"),
     }
 

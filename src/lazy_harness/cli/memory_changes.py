@@ -265,7 +265,7 @@ def held(project: str | None) -> None:
     """Entries held for approval (text that reads as an instruction to the agent, ADR 0024) and the
     learnings sessions wrote that wait for approval to be used in other projects (ADR 0032)."""
     from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import approval, state
+    from lazy_harness.memory import approval_key, state
     from lazy_harness.memory import held_review
     from lazy_harness.memory.fence import from_origin, neutral
 
@@ -293,7 +293,7 @@ def held(project: str | None) -> None:
     for h in waiting:
         # why: a learning whose approval is not this person's (ADR 0052) says so, or it reads as a bug
         reason = str(h.get("reason") or "")
-        said = [w for w in (approval.NOT_HERE, state.CLAIMS_HAND, state.NAMES_NOBODY) if w in reason]
+        said = [w for w in (approval_key.NOT_HERE, state.CLAIMS_HAND, state.NAMES_NOBODY) if w in reason]
         why = f" ({'; '.join(said)})" if said else ""
         origin = from_origin(neutral(h["origin"], 120))
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  waiting{why}  {origin}"))

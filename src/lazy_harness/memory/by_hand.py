@@ -364,9 +364,9 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
         # why before any write: a secret holds an entry whatever approved it (ADR 0056)
         held_review.refuse_secret(memory_dir, eid, kind, found[-1][2], ", ".join(one.get("files") or [one["file"]]))
     reason = reason_of(reason)
-    from lazy_harness.memory import approval
+    from lazy_harness.memory import approval_key
 
-    approval.read_key(create=True)  # why first: a key that may not be used refuses the run before any write
+    approval_key.read_key(create=True)  # why first: a key that may not be used refuses the run before any write
 
     def make(j: journal.Journal, at: float) -> None:
         for eid, kind, paths_ in found:

@@ -52,13 +52,14 @@ def marked_id(hint: str) -> str | None:
 def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
     """``{id: the hold's reason}`` of the open items shown to no session, as ``lh memory show`` tags
     them (memory/held_review.py ``States``, which reads this folder's items and so sits above this
-    module; of approval.py only the MAC check, which reads none): a hold mark, else the check on the
-    text at read time (the worker renders before it records the hold), and a secret whatever approved
-    the item (ADR 0056). An approve mark counts only when it carries the person's MAC of the text (ADR 0052):
-    another's (a synced marks.jsonl) leaves the item held, with the reason ``lh memory show`` adds."""
+    module; of the approvals only the MAC check, memory/approval_key.py, which reads none): a hold
+    mark, else the check on the text at read time (the worker renders before it records the hold),
+    and a secret whatever approved the item (ADR 0056). An approve mark counts only when it carries
+    the person's MAC of the text (ADR 0052): another's (a synced marks.jsonl) leaves the item held,
+    with the reason ``lh memory show`` adds."""
     if not opened:
         return {}
-    from lazy_harness.memory import approval, marks, trust, verdicts
+    from lazy_harness.memory import approval_key, marks, trust, verdicts
 
     recs = marks.read(memory_dir)
     hiding = marks.hidden(memory_dir, recs)
@@ -72,11 +73,11 @@ def held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
     for item in opened:
         hid, text = item["id"], trust.text_of({"text": str(item.get("text") or "")}, "handoff")
         mark = hiding.get(hid)
-        if mark is None and hid in approved and not approval.counts("handoff", hid, text, approved[hid]):
+        if mark is None and hid in approved and not approval_key.counts("handoff", hid, text, approved[hid]):
             # why as held_review's _record_state: the check's first reason, the approval's, then a secret
             why = kept.reason(text)
             found = kept.secret(text) if why else None
-            why = why and f"{why}; {approval.NOT_HERE}" + (f"; {found}" if found and found not in why else "")
+            why = why and f"{why}; {approval_key.NOT_HERE}" + (f"; {found}" if found and found not in why else "")
         elif mark is None:
             why = kept.secret(text) if hid in approved else kept.every_reason(text)
         elif mark["op"] == "hold":

@@ -12,7 +12,7 @@ read-time check lets that entry through from then on and ``lh memory undo`` hold
 (memory/approval.py, ADR 0052) is this person's, over the entry's kind, id and checked text: an
 approval another machine or a synced file wrote, or one of another text under the same id, lets
 nothing through; the entry stays held (or waiting), and the review list says why
-(``approval.NOT_HERE``). ``lh memory forget`` drops a held entry for good. Every hold and approval is
+(``approval_key.NOT_HERE``). ``lh memory forget`` drops a held entry for good. Every hold and approval is
 one run of ``lh memory history``.
 
 This module holds what the hooks read (the approvals, the read-time check :class:`Screen` and its
@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.memory import approval, files, ids, lines, marks, provenance, state, trust
+from lazy_harness.memory import approval, approval_key, files, ids, lines, marks, provenance, state, trust
 from lazy_harness.memory.verdicts import Kept, kept_verdicts
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -69,7 +69,7 @@ class Approvals:
     def ok(self, kind: str, eid: str, text: str) -> bool:
         """Whether the person approved entry ``eid`` as its text ``text`` reads now."""
         given = self.claims.get(eid)
-        return given is not None and approval.counts(kind, eid, text, given, self.env)
+        return given is not None and approval_key.counts(kind, eid, text, given, self.env)
 
     def unsigned(self, kind: str, eid: str, text: str) -> bool:
         """Whether ``eid`` has an approve mark that is not the person's for ``text``."""

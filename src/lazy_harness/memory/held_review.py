@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import approval, files, ids, marks, provenance, state, trust
+from lazy_harness.memory import approval, approval_key, files, ids, marks, provenance, state, trust
 from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, approved, learning_text,
                                       numbered_entries)
 from lazy_harness.memory.verdicts import Kept, listing_verdicts
@@ -31,7 +31,7 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
     mark in with this person's MAC of its text (a decision, failure or open item), or the learning
     set active, ``approved by hand; signed <mac>`` (ADR 0052), only while it is still held or active
     (read under the status lock: one forgotten or deprecated since the list was read stays so, and
-    nothing is journalled for it). Raises ``approval.KeyRefused`` (an LhError) when the key may not
+    nothing is journalled for it). Raises ``approval_key.KeyRefused`` (an LhError) when the key may not
     be used, before anything is written."""
     from lazy_harness.atomic import rewrite
     from lazy_harness.errors import LhError
@@ -42,14 +42,14 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
 
         learning_damage.refuse([path])  # why: a frontmatter no writer can read, named by its file and line
         meta, text = learning_text(path)
-        signed = approval.sign("learning", ids.of_learning(meta, path=path), text, env)
+        signed = approval_key.sign("learning", ids.of_learning(meta, path=path), text, env)
         changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
                                     now, j, only_from=(HELD, state.ACTIVE))
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
     if not texts:
         raise LhError(f"no {kind} {eid} in {memory_dir} to approve", hint="lh memory held")
-    mac = approval.sign(kind, eid, texts[0], env)
+    mac = approval_key.sign(kind, eid, texts[0], env)
     mpath = marks.path_of(memory_dir)
     released = [old for m in marks.read(memory_dir) if m.get("op") == HOLD and m.get("id") == eid
                 and isinstance(m.get("released"), list) for old in m["released"]]
@@ -200,7 +200,7 @@ def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept
     if now[0] in (state.ACTIVE, state.WAITING):
         now = state.with_verdict(now, why)
     if now[0] in (state.HELD, state.WAITING) and state.claims_approval(meta):
-        now = now[0], f"{now[1]}; {approval.NOT_HERE}" if now[1] else approval.NOT_HERE
+        now = now[0], f"{now[1]}; {approval_key.NOT_HERE}" if now[1] else approval_key.NOT_HERE
     return state.with_verdict(now, None, secret)
 
 
@@ -234,7 +234,7 @@ def _record_state(named: list[dict] | None, ok: Approvals, kind: str, eid: str, 
         now = state.with_verdict(now, verdicts.reason(text))
     elif now[0] in (state.HELD, state.APPROVED) and ok.unsigned(kind, eid, text):
         now = (state.HELD, trust.check(rec, kind) or "") if now[0] == state.APPROVED else now
-        now = (state.HELD, f"{now[1]}; {approval.NOT_HERE}") if now[1] else (state.ACTIVE, "")
+        now = (state.HELD, f"{now[1]}; {approval_key.NOT_HERE}") if now[1] else (state.ACTIVE, "")
     return state.with_verdict(now, None, _looks(text, verdicts, now[0])[1])
 
 
@@ -258,7 +258,7 @@ def _held_records(memory_dir: str, states: States) -> list[dict]:
 
 def _entry(kind: str, eid: str, now: tuple[str, str], marked: bool, origin: str, text: str, where: str) -> dict:
     """A held decision, failure or open item as the review list gives it."""
-    at_read = not marked and approval.NOT_HERE not in now[1]
+    at_read = not marked and approval_key.NOT_HERE not in now[1]
     return {"kind": kind, "id": eid, "state": state.HELD, "reason": _at_read(now[1]) if at_read else now[1],
             "origin": origin, "text": text, "file": where, "at_read": at_read}
 

@@ -20,12 +20,12 @@ _HELD: dict[tuple[str, str, str], tuple[tuple, list[dict]]] = {}
 def _held_inputs(p: Project) -> tuple:
     """What ``held_review.listing`` reads, by each file's stamp: the memory folder's files (entries, marks,
     the handoff log), every learning file and the approval key and adoption record."""
-    from lazy_harness.memory import approval
+    from lazy_harness.memory import approval_key
 
     learnings = files.recent_learning_files(p.learnings_dir, 10**9)
     return (stamps(p.memory_dir), stamps(p.learnings_dir, [os.path.relpath(x, p.learnings_dir) for x in learnings]),
             tuple(stamps(os.path.dirname(f), [os.path.basename(f)])
-                  for f in (approval.key_file(None), approval.adopted_file(None))))
+                  for f in (approval_key.key_file(None), approval_key.adopted_file(None))))
 
 
 def held(p: Project, cross: str) -> list[dict]:

@@ -307,7 +307,7 @@ def held_section(v: View) -> str:
     """Entries held for approval (ADR 0024): what the hold check kept from every session, with why
     and where each came from; and the learnings sessions wrote that wait for approval to be used in
     other projects (ADR 0032). Approve releases one, forget drops it."""
-    from lazy_harness.memory import approval, state
+    from lazy_harness.memory import approval_key, state
 
     # held_review.listing, kept while the store is unchanged
     found = held_and_usage.held(v.project, state.policy(v.cfg))
@@ -318,8 +318,8 @@ def held_section(v: View) -> str:
     rows = []
     for h in found[:cut]:
         said = f"held: {h['reason']}" if h["state"] == state.HELD else state.WAITS
-        if h["state"] != state.HELD and approval.NOT_HERE in str(h.get("reason") or ""):
-            said += f" ({approval.NOT_HERE})"  # why: an approval that is not this person's (ADR 0052)
+        if h["state"] != state.HELD and approval_key.NOT_HERE in str(h.get("reason") or ""):
+            said += f" ({approval_key.NOT_HERE})"  # why: an approval that is not this person's (ADR 0052)
         head = (f'<span class="kind">{esc(h["kind"])}</span> <span class="meta">{esc(said)}; '
                 f'{esc(from_origin(h["origin"]))}</span>')
         body = f'{text(h["text"], "p")}<p class="meta">{esc(h["file"])}</p>'

@@ -140,13 +140,13 @@ def _temp_folders(cfg: Config, env: Env | None) -> list[str]:
     met on the way (a subfolder is entered only when it is no link)."""
     from lazy_harness import hotload
     from lazy_harness.cost import markers
-    from lazy_harness.memory import approval, journal, verdicts
+    from lazy_harness.memory import approval_key, journal, verdicts
     from lazy_harness.worker import owed
 
     learnings, data = paths.learnings_dir(cfg["knowledge"]["path"] or None, env), paths.data_dir(env)
     files = (paths.learning_heads_file(env), paths.hold_verdicts_file("-", env), paths.usage_ranks_file("-", env),
              os.path.join(paths.recall_seen_dir(paths.recall_index_file(env)), "-"), paths.last_key_file("-", env),
-             hotload.bundle_file(env=env), approval.key_file(env), verdicts.listing_verdicts("-", env).path)
+             hotload.bundle_file(env=env), approval_key.key_file(env), verdicts.listing_verdicts("-", env).path)
     memory_dirs = [d for d in paths.all_memory_dirs(env, cfg["memory"]["path"] or None) if not os.path.islink(d)]
     # why the older version's markers' folder too: a writer of that version killed mid-write left its temp there
     folders = [paths.persist_intents_dir(env), owed.folder(env), markers.open_calls_dir(env),
