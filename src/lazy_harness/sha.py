@@ -4,7 +4,7 @@ why: ``import hashlib`` (and ``hmac``, which imports it) loads OpenSSL's ``_hash
 on a hook's start than the interpreter's own SHA-256 module (``_sha2`` from 3.12, ``_sha256``
 before), which gives the same digest (benchmarks/bench_private_modules.py). hashlib stays the
 fallback for a build without them. Used by the Stop hook's turn digest (queue/turn.py) and the
-approvals' MAC (memory/approval.py). Hot path: nothing imported at top level.
+approvals' MAC (memory/approval_key.py). Hot path: nothing imported at top level.
 """
 
 from __future__ import annotations
