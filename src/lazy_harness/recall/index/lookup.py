@@ -242,8 +242,8 @@ def _by_word(hit: list[tuple[int, set[int]]]) -> list[set[int]]:
 
 def told_apart(hit: list[set[int]]) -> set[int]:
     """The prompt's groups the entry matches, each by a word of its own: ``hit`` holds, per word of the
-    entry found (:func:`_by_word`), the groups it stands for; as many groups as words can be given one
-    each (a largest matching; in a tie, the groups first in the prompt). why: one word of an entry matching
+    entry found (:func:`_by_word`), the groups it stands for; as many groups as words can each be
+    given one of (a largest matching, found by augmenting paths). why: one word of an entry matching
     two of the prompt's terms (synonyms, "loading spinner" and "load"; two forms of a word) counted
     as two matched terms, two distinctive words, which the bar takes for evidence (ADR 0034)."""
     if all(len(groups) == 1 for groups in hit):
