@@ -36,7 +36,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.errors import LhError
 from lazy_harness.memory import ids
-from lazy_harness.memory.approval_key import _adopted_data, adopted, adopted_file, counts, mac, read_key
+from lazy_harness.memory.approval_key import adopted_data, adopted, adopted_file, counts, mac, read_key
 
 TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ def adopt_once(memory_roots: Iterable[str] = (), learnings_dirs: Iterable[str] =
     other then took that key for one copied here before, adopted nothing, and its write landed last:
     every approval made before the upgrade was held from then on."""
     memory_roots, learnings_dirs = tuple(memory_roots), tuple(learnings_dirs)
-    roots = _adopted_data(env).get("roots", {})
+    roots = adopted_data(env).get("roots", {})
     if not any(_todo(roots, memory_roots, learnings_dirs)):
         return
     import time
@@ -82,7 +82,7 @@ def adopt_once(memory_roots: Iterable[str] = (), learnings_dirs: Iterable[str] =
     if fd is None:
         return
     try:
-        data = _adopted_data(env)
+        data = adopted_data(env)
         roots = data.get("roots", {})
         todo_m, todo_l = _todo(roots, memory_roots, learnings_dirs)
         if not todo_m and not todo_l:

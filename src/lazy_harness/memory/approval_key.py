@@ -175,7 +175,7 @@ def counts(kind: str, eid: str, text: str, given: Iterable[object], env: Mapping
 _ADOPTED: dict[tuple, dict] = {}
 
 
-def _adopted_data(env: Mapping[str, str] | None) -> dict:
+def adopted_data(env: Mapping[str, str] | None) -> dict:
     """The adopted file: ``{"version": 1, "key_was_here": bool, "roots": {folder: ts}, "macs": [...]}``;
     {} when missing or damaged."""
     path = adopted_file(env)
@@ -197,4 +197,4 @@ def _adopted_data(env: Mapping[str, str] | None) -> dict:
 
 def adopted(env: Mapping[str, str] | None = None) -> frozenset[str]:
     """The MACs taken as the person's at the first read of approvals on this machine."""
-    return frozenset(m for m in _adopted_data(env).get("macs", ()) if isinstance(m, str))
+    return frozenset(m for m in adopted_data(env).get("macs", ()) if isinstance(m, str))
