@@ -36,7 +36,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.errors import LhError
 from lazy_harness.memory import ids
-from lazy_harness.memory.approval_key import adopted_data, adopted, adopted_file, counts, mac, read_key
+from lazy_harness.memory.approval_key import adopted, adopted_data, adopted_file, counts, mac, read_key
 
 TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
 if TYPE_CHECKING:
