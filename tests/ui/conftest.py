@@ -134,6 +134,15 @@ def shots(tmp_path_factory) -> str:
     return folder
 
 
+def page_loaded(chrome) -> bool:
+    """The page itself (not the sign-in page that sends the browser on to it by a refresh) has loaded,
+    its stylesheet too: what a test measures or shoots before then is laid out without the page's styles."""
+    from selenium.webdriver.common.by import By
+
+    loaded = chrome.execute_script("return document.readyState") == "complete"
+    return loaded and bool(chrome.find_elements(By.ID, "runs"))
+
+
 @pytest.fixture
 def chrome(tmp_path):
     """A fresh headless Chromium (its own empty profile) through Debian's chromedriver."""

@@ -11,7 +11,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from lazy_harness import config
 from lazy_harness.memory import journal, marks
 from lazy_harness.recall.prompt import explain
-from tests.ui.conftest import browser
+from tests.ui.conftest import browser, page_loaded
 
 pytestmark = browser
 
@@ -20,7 +20,7 @@ PROMPT = "why do we keep the recall index in sqlite fts5"
 
 def open_page(chrome, server, query=""):
     chrome.get(server.url + query)
-    WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.ID, "runs")))
+    WebDriverWait(chrome, 30).until(page_loaded)
 
 
 def section(chrome, anchor):
