@@ -114,18 +114,19 @@ def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first (with those
     journaled under its earlier keys, before its origin changed: lh memory undo RUN undoes them too)."""
     from lazy_harness.memory import journal
+    from lazy_harness.memory.changes import listed_elsewhere
 
     cwd, _, mdir, ldir, name = _where(project)
     runs = _runs(cwd, mdir, name)
     _say_unreadable(cwd, mdir)
-    elsewhere = _runs_elsewhere(mdir, ldir, name, {str(r["run"]) for r, _ in runs})
-    if not runs and not elsewhere:
+    others: list[tuple[dict, str | None]] = [
+        (run, None) for run in listed_elsewhere(mdir, ldir, name, {str(r["run"]) for r, _ in runs})]
+    if not runs and not others:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
-    others: list[tuple[dict, str | None]] = [(run, None) for run, _ in elsewhere.values()]
     for data, where in sorted(runs + others, key=lambda pair: str(pair[0]["run"]), reverse=True):
-        if data["run"] in elsewhere:
-            _echo_run_elsewhere(data, elsewhere[data["run"]][1])
+        if "elsewhere" in data:
+            _echo_run_elsewhere(data)
             continue
         state = f"undone {data['undone']}" if data.get("undone") else "lh memory undo " + data["run"]
         if data.get("kind") == "hold" and not data.get("undone"):
@@ -144,24 +145,12 @@ def history(project: str | None) -> None:
             click.echo(f"    {change}")
 
 
-def _runs_elsewhere(mdir: str, ldir: str, name: str, listed: set[str]) -> dict:
-    """``{run: (its journal, (its memory folder, the ids of this project's learnings it changed))}`` of
-    the runs journaled in another project's folder that changed one of this project's own learnings
-    (``changes.runs_elsewhere``)."""
-    from lazy_harness.memory import aliases, changes
-
-    owned = aliases.owned(mdir)
-    found = changes.runs_elsewhere(mdir, ldir, lambda meta: owned.lists(meta, name), set(listed))
-    return {run["run"]: (run, (folder, touched)) for run, folder, touched in found}
-
-
-def _echo_run_elsewhere(data: dict, where: tuple[str, list[str]]) -> None:
-    """One run of another project's journal that changed this project's learnings ``where[1]``
-    (``changes.said_elsewhere``)."""
+def _echo_run_elsewhere(data: dict) -> None:
+    """One run of another project's journal that changed this project's learnings, as
+    ``changes.listed_elsewhere`` gives it (its ``elsewhere``: where it is journaled, its changes)."""
     from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import changes
 
-    state, made = changes.said_elsewhere(data, *where)
+    state, made = data["elsewhere"]
     click.echo(terminal_safe(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
                              f"{len(made)} change(s)  [{state}]"))
     for change in made:

@@ -153,6 +153,17 @@ def said_elsewhere(run: dict, folder: str, touched: list[str]) -> tuple[str, lis
     return where, made or [f"changed {', '.join(touched)}"]
 
 
+def listed_elsewhere(memory_dir: str, learnings_dir: str, project: str, skip: set[str]) -> list[dict]:
+    """The runs of :func:`runs_elsewhere` for the learnings project ``project`` keeps as its own
+    (``aliases.Owned.lists``), each with ``elsewhere``: :func:`said_elsewhere`'s (where, changes), as
+    ``lh memory history`` and the page list them."""
+    from lazy_harness.memory import aliases
+
+    owned = aliases.owned(memory_dir)
+    found = runs_elsewhere(memory_dir, learnings_dir, lambda meta: owned.lists(meta, project), set(skip))
+    return [{**run, "elsewhere": said_elsewhere(run, folder, touched)} for run, folder, touched in found]
+
+
 SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": None, "deprecated_reason": None}
 
 

@@ -179,8 +179,5 @@ def runs(p: Project) -> list[dict]:
     from lazy_harness.memory import changes
 
     own = journal.runs(p.memory_dir)
-    owned = aliases.owned(p.memory_dir)
-    found = changes.runs_elsewhere(p.memory_dir, p.learnings_dir, lambda meta: owned.lists(meta, p.name),
-                                   {str(r["run"]) for r in own})
-    others = [{**run, "elsewhere": changes.said_elsewhere(run, folder, touched)} for run, folder, touched in found]
+    others = changes.listed_elsewhere(p.memory_dir, p.learnings_dir, p.name, {str(r["run"]) for r in own})
     return sorted(own + others, key=lambda r: str(r["run"]), reverse=True)
