@@ -70,54 +70,16 @@ def consolidate(project: str | None, dry_run: bool) -> None:
         raise click.exceptions.Exit(1)
 
 
-def _earlier_folders(cwd: str, mdir: str) -> list[tuple[str, bool]]:
-    """The folders of this project's earlier keys, whose journals are its history too: each folder its
-    ``aliases.jsonl`` names beside this one (their entries and marks were taken over here), and the
-    path-keyed folder of a project that gained an origin before the move named it
-    (``migrate.earlier_folder``); each with whether only the runs naming this project count (the latter's)."""
-    from lazy_harness.memory import aliases, migrate
-    from lazy_harness.project_identity import project_root
-
-    parent, own = os.path.split(mdir.rstrip(os.sep))
-    out = []
-    for key in sorted(aliases.owned(mdir).keys - {own}):
-        # why: aliases.jsonl is synced and may be edited by hand: a key names a folder beside this one, no other
-        if key in (".", "..") or os.sep in key or (os.altsep is not None and os.altsep in key):
-            continue
-        if os.path.isdir(os.path.join(parent, key)):
-            out.append((os.path.join(parent, key), False))
-    earlier = migrate.earlier_folder(project_root(cwd), mdir)
-    if earlier and all(earlier != folder for folder, _ in out):
-        out.append((earlier, True))
-    return out
-
-
-def _runs(cwd: str, mdir: str, name: str) -> list[tuple[dict, str | None]]:
-    """Every run of the project's history, newest first, each with the earlier folder it was journaled
-    in (None: this one). A run journaled in two folders (copied by sync, by hand, or by an undo here:
-    :func:`_to_undo`) is listed once, this folder's copy first: the one an undo here changes."""
-    from lazy_harness.memory import journal
-
-    found: list[tuple[dict, str | None]] = [(r, None) for r in journal.runs(mdir)]
-    seen = {r["run"] for r, _ in found}
-    for folder, by_name in _earlier_folders(cwd, mdir):
-        for r in journal.runs(folder):
-            if r["run"] not in seen and (not by_name or r.get("project") in (None, name)):
-                seen.add(r["run"])
-                found.append((r, folder))
-    return sorted(found, key=lambda pair: str(pair[0]["run"]), reverse=True)
-
-
 @click.command()
 @_PROJECT
 def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first (with those
     journaled under its earlier keys, before its origin changed: lh memory undo RUN undoes them too)."""
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import journal, project_runs
     from lazy_harness.memory.changes import listed_elsewhere
 
     cwd, _, mdir, ldir, name = _where(project)
-    runs = _runs(cwd, mdir, name)
+    runs = project_runs.runs(cwd, mdir, name)
     _say_unreadable(cwd, mdir)
     others: list[tuple[dict, str | None]] = [
         (run, None) for run in listed_elsewhere(mdir, ldir, name, {str(r["run"]) for r, _ in runs})]
@@ -157,44 +119,14 @@ def _echo_run_elsewhere(data: dict) -> None:
         click.echo(terminal_safe(f"    {change}"))
 
 
-def _to_undo(cwd: str, mdir: str, name: str, run: str | None) -> str | None:
-    """The run ``lh memory undo`` is to undo (``run``, a prefix, or None: the newest this machine made),
-    its journal first copied into this folder when only an earlier folder of the project holds it:
-    undone here, where what it changed was taken over to (a journal's paths are relative to its memory
-    folder, ``memory.journal``). why a copy and not the earlier folder's own journal: that folder may be
-    kept for others (a remote key's, read by the machines still on that origin: ``migrate.take_over``
-    copies it then); its files and its journal, which say what it holds, stay as they are."""
-    from lazy_harness.errors import LhError
-    from lazy_harness.memory import by_hand, runs_here
-
-    runs = _runs(cwd, mdir, name)
-    if run:
-        hits = [(d, where) for d, where in runs if d["run"] == run or d["run"].startswith(run)]
-        if len(hits) > 1:
-            raise LhError(f"{run!r} names {len(hits)} journals", hint="lh memory history")
-    else:
-        mine = runs_here.made_here()  # why the rule a plain undo keeps (memory.journal), over every folder
-        hits = [(d, where) for d, where in runs
-                if not d.get("undone") and d.get("kind") not in by_hand.NEVER_UNDONE and mine(d)][:1]
-    if not hits or hits[0][1] is None:
-        return run  # why: this folder's own, or none: journal.undo finds it, or says why not
-    data, where = hits[0]
-    from lazy_harness.memory import journal
-
-    # why no check of the answer: gone since it was listed, journal.undo says there is no such run
-    journal.copy_run(str(data["run"]), str(where), mdir)
-    return str(data["run"])
-
-
 def _say_unreadable(cwd: str, mdir: str) -> None:
     """One line on stderr per journal of the project no history or undo can read (a write cut short,
     a hand edit): its run is otherwise in neither, without a word."""
     from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import journal
+    from lazy_harness.memory import project_runs
 
-    for folder in [mdir, *(f for f, _ in _earlier_folders(cwd, mdir))]:
-        for path, why in journal.unreadable_runs(folder):
-            click.echo(terminal_safe(f"lh: {path}: {why}; its run is not listed and cannot be undone"), err=True)
+    for path, why in project_runs.unreadable(cwd, mdir):
+        click.echo(terminal_safe(f"lh: {path}: {why}; its run is not listed and cannot be undone"), err=True)
 
 
 @click.command()
@@ -203,11 +135,11 @@ def _say_unreadable(cwd: str, mdir: str) -> None:
 def undo(run: str | None, project: str | None) -> None:
     """Put back the files a run changed (default: the newest run not yet undone), also one journaled
     under the project's earlier key (lh memory history lists them)."""
-    from lazy_harness.memory import by_hand
+    from lazy_harness.memory import by_hand, project_runs
 
     cwd, cfg, mdir, ldir, name = _where(project)
     _say_unreadable(cwd, mdir)
-    run = _to_undo(cwd, mdir, name, run)
+    run = project_runs.to_undo(cwd, mdir, name, run)
     data, restored, problems = by_hand.undo(mdir, ldir, run, cfg["handoff"]["stale_days"], time.time())
     if restored:
         index_after(mdir, ldir)

@@ -53,8 +53,11 @@ def close(p: Project, form: dict, cfg: Config, now: float) -> str:
 
 
 def undo(p: Project, form: dict, cfg: Config, now: float) -> str:
-    data, restored, problems = by_hand.undo(p.memory_dir, p.learnings_dir, _field(form, "run"),
-                                            cfg["handoff"]["stale_days"], now)
+    from lazy_harness.memory import project_runs
+
+    # why: a run journaled under the project's earlier key is undone here, as lh memory undo does it
+    run = project_runs.to_undo(p.folder, p.memory_dir, p.name, _field(form, "run"))
+    data, restored, problems = by_hand.undo(p.memory_dir, p.learnings_dir, run, cfg["handoff"]["stale_days"], now)
     said, left = by_hand.undo_said(data, restored, problems)
     return "; ".join([said, *left])  # why: the page has no stderr: the files left alone follow the line
 

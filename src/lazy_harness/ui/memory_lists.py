@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, journal, standing
+from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, standing
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall.readback import learnings as heads
 from lazy_harness.ui.file_reads import parsed
@@ -173,11 +173,13 @@ def handoff_items(p: Project) -> list[dict]:
 
 
 def runs(p: Project) -> list[dict]:
-    """Every journalled change of the project, newest first (``lh memory history``), with the runs
-    journaled in another project's memory that changed one of its own learnings, each of those with
-    ``elsewhere``: (where it is journaled and undone, its changes to this project's learnings)."""
-    from lazy_harness.memory import changes
+    """Every journalled change of the project, newest first (``lh memory history``): those journaled
+    under its earlier keys with ``earlier``, the folder they are journaled in (undone here all the same:
+    ``project_runs.to_undo``); and the runs journaled in another project's memory that changed one of
+    its own learnings, each of those with ``elsewhere``: (where it is journaled and undone, its changes
+    to this project's learnings)."""
+    from lazy_harness.memory import changes, project_runs
 
-    own = journal.runs(p.memory_dir)
+    own = [{**r, "earlier": where} if where else r for r, where in project_runs.runs(p.folder, p.memory_dir, p.name)]
     others = changes.listed_elsewhere(p.memory_dir, p.learnings_dir, p.name, {str(r["run"]) for r in own})
     return sorted(own + others, key=lambda r: str(r["run"]), reverse=True)

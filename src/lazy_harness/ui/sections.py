@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from lazy_harness.memory import provenance
+from lazy_harness.memory import journal, provenance
 from lazy_harness.memory.fence import from_origin
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.ui import entry_names, hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
@@ -294,11 +294,13 @@ def runs_section(v: View) -> str:
                   else f'<span class="badge">undone {esc(data["undone"])}</span>' if data.get("undone")
                   else '<span class="badge">a hold: Approve or Forget above ends it</span>'
                   if data.get("kind") == "hold" else v.act("undo", "Undo", "Undo this run?", run=data["run"]))
+        moved = (f'<span class="meta">journaled in {esc(journal.folder(data["earlier"]))} before the '
+                 'project moved to this folder</span> ' if data.get("earlier") else "")
         rows.append(f'<li class="run" data-run="{esc(data["run"])}">'
                     f'<div class="line"><code>{esc(data["run"])}</code> '
                     f'<b>{esc(data.get("kind", "?"))}</b> '
                     f'<span class="meta">{esc(when_of(data.get("started")))}</span> '
-                    f'{action}</div><ul>{changes}</ul></li>')
+                    f'{moved}{action}</div><ul>{changes}</ul></li>')
     return f'<ul class="runs">{"".join(rows)}</ul>{_more(v, "runs", cut, len(every), 0)}'
 
 
