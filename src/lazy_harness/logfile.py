@@ -28,12 +28,11 @@ SPAWN = "compound-loop.log"
 
 # What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that colour, move
 # the cursor, set the window title, write the clipboard with OSC 52), DEL, the C1 controls (U+009B is
-# an 8-bit CSI), and the bidi embeddings, overrides and isolates that reorder what is shown.
-_UNSAFE = (*range(0x20), 0x7F, *range(0x80, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-# why: shown as the JSON escape (ESC -> \u001b): visible, and inside a JSON string it decodes back to
-# the very character, so ``--json`` output stays valid and loses nothing
-_SHOWN = {c: f"\\u{c:04x}" for c in _UNSAFE}
-_TABLES: dict = {}
+# an 8-bit CSI), and the bidi embeddings, overrides and isolates that reorder what is shown; and what
+# no terminal can be sent at all: a lone surrogate (a JSON ``\\ud800`` in a memory file), which UTF-8
+# cannot encode (``lh memory show`` stopped with a UnicodeEncodeError on one)
+_UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x202A, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000))
+_TABLES: dict = {}  # keep -> the translate table: each character of _UNSAFE but those in keep as its escape
 
 
 def log_path(name: str, env: Mapping[str, str] | None = None) -> str:
@@ -50,13 +49,16 @@ def stamp(now: float | None = None) -> str:
 
 
 def terminal_safe(text: str, keep: str = "\t") -> str:
-    """``text`` with every C0 control but those in ``keep``, DEL, C1 control and bidi override or
-    isolate shown as its escape ``\\uXXXX`` (ESC -> ``\\u001b``); anything else as it is."""
+    """``text`` with every C0 control but those in ``keep``, DEL, C1 control, bidi override or isolate
+    and lone surrogate shown as its escape ``\\uXXXX`` (ESC -> ``\\u001b``); anything else as it is."""
     if text.isprintable():  # why: the common case, one pass in C; every character we escape fails it
         return text
     table = _TABLES.get(keep)
     if table is None:
-        table = _TABLES[keep] = {c: shown for c, shown in _SHOWN.items() if chr(c) not in keep}
+        # why the JSON escape (ESC -> \\u001b): visible, and inside a JSON string it decodes back to the
+        # very character, so ``--json`` output stays valid and loses nothing. Made at the first text that
+        # needs it (2,000 entries: not at import, which every hook pays)
+        table = _TABLES[keep] = {c: f"\\u{c:04x}" for span in _UNSAFE for c in span if chr(c) not in keep}
     return text.translate(table)
 
 
