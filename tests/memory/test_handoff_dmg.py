@@ -39,7 +39,13 @@ def _latin1(md: Path) -> bytes:
     return "\n".join(lines).replace("payments table", "payments table (café)").encode("latin-1")
 
 
-DAMAGE = {"nul": _nul, "random": _junk, "latin1": _latin1, "prose": _prose}
+def _cut(md: Path) -> bytes:
+    # a save cut short inside the header comment (a killed editor, a full disk): title and half a header
+    data = md.read_bytes()
+    return data[:data.index(files.HANDOFF_MARK.encode()) + len(files.HANDOFF_MARK) + 9]
+
+
+DAMAGE = {"nul": _nul, "random": _junk, "latin1": _latin1, "prose": _prose, "cut": _cut}
 
 
 def _setup(mdir: str) -> dict[str, str]:

@@ -411,13 +411,19 @@ def damaged(data: bytes) -> str | None:
     """Why the bytes of a handoff.md are damage rather than a hand edit, or None when they read as one:
     NUL bytes (what a power cut can leave of a file, its length kept), bytes that are not UTF-8 (binary
     junk; a hand edit saved in Latin-1 too: its bytes cannot be told from an overwritten block), or
-    text with neither our header nor any list line. why: read as an edit, each deleted every line,
+    text with neither our header nor any list line, or a header comment that never closes (the file cut
+    inside it: a save cut short, a disk that filled). why: read as an edit, each deleted every line,
     and the next writer closed every open item for good. Blank lines alone are an edit (close them all)."""
     why = files.not_text(data)
     if why:
         return why
     text = data.decode("utf-8")
-    if not text.strip() or files.HANDOFF_MARK in text or TITLE in text:
+    at = text.find(files.HANDOFF_MARK)
+    # why: a person deletes the header or keeps it; only a cut leaves ``<!--`` open, and markdown then
+    # takes the rest of the file for the comment (the render ends the header's line with ``-->``)
+    if at >= 0 and "-->" not in text[at:]:
+        return "its header comment never closes (the file cut short inside it)"
+    if not text.strip() or at >= 0 or TITLE in text:
         return None
     if any(_list_item(line) is not None for line in text.removeprefix("\ufeff").split("\n")):
         return None
