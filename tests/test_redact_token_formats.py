@@ -39,6 +39,10 @@ TOKENS = [
     ("grafana-token", "glsa_" + body(32) + "_" + body(8, HEX)),
     ("grafana-token", "glc_" + "eyJvIjoiMTIzNDU2IiwibiI6InN0YWNrLTEyMzQtaW50LXRva2VuIiwiayI6Ilh6MTIifQ=="),
     ("linear-key", "lin_api_" + body(40)),
+    ("pulumi-token", "pul-" + body(40, HEX, seed=5)),
+    ("planetscale-token", "pscale_pw_" + body(43, B64URL, seed=6)),
+    ("planetscale-token", "pscale_tkn_" + body(43, B64URL, seed=7)),
+    ("heroku-key", "HRKU-" + "AA" + body(58, B64URL, seed=8)),
     ("postman-key", "PMAK-" + body(24, HEX) + "-" + body(34, HEX)),
     ("sentry-token", "sntrys_" + "eyJpYXQiOjE3MDAwMDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8ifQ==_" + body(43)),
     ("sentry-token", "sntryu_" + body(64, HEX)),
@@ -61,6 +65,12 @@ def test_a_token_with_a_known_prefix_is_redacted(kind, secret):
     assert red(f"config: use {secret} for the call") == (f"config: use [REDACTED:{kind}] for the call", 1)
 
 
+def test_the_secret_part_of_an_hcp_terraform_token_is_redacted_and_its_id_kept():
+    token_id = body(14, seed=3)
+    text = f"TFE_TOKEN is {token_id}.atlasv1.{body(67, B64URL, seed=3)} for now"
+    assert red(text) == (f"TFE_TOKEN is {token_id}.atlasv1.[REDACTED:terraform-token] for now", 1)
+
+
 @pytest.mark.parametrize("text", [
     "Google access tokens start with ya29. and client secrets with GOCSPX-, which is how to spot them.",
     "DigitalOcean tokens look like dop_v1_..., doo_v1_ and dor_v1_; Shopify ones shpat_ and shpss_.",
@@ -75,6 +85,9 @@ def test_a_token_with_a_known_prefix_is_redacted(kind, secret):
     "token     limit reached after 4096 tokens\ntoken  s.split()",
     "MTextViewCompatHelperImpl.method.getInstanceForCurrentThreadNow is a Java stack frame",
     "ya29 is a tag name; GOCSPX is a word; dop_v1_test_fixture is a test fixture",
+    "HCP Terraform tokens hold .atlasv1. in the middle; Pulumi's start with pul-, PlanetScale's with pscale_pw_.",
+    "pscale_pw_placeholder_for_the_docs_only_here = 1; HRKU-prefixed keys replaced the old ones; pul-request",
+    "terraform.atlasv1.example is no token; app.atlasv1.settings_for_the_staging_environment_of_our_platform",
 ])
 def test_prefixes_in_prose_and_code_are_left_alone(text):
     assert red(text) == (text, 0)
