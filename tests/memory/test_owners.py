@@ -139,3 +139,23 @@ def test_of_two_projects_of_that_name_its_sessions_transcript_decides_and_the_al
         adopted = [json.loads(ln) for ln in fh]
     assert [a["op"] for a in adopted] == ["adopt"]
     assert "transcript" in json.dumps(adopted[0]), adopted[0]
+
+
+def test_a_learning_whose_origin_is_not_text_stops_no_adoption(tmp_path):
+    """A hand edit made one legacy learning's origin a list (``origin: [api]``): it names no project and is
+    left alone, and the others are adopted as before; ``lh memory unassigned`` lists what it did."""
+    root = project(tmp_path / "work")
+    legacy_learning()
+    odd = ms.write_learning(paths.learnings_dir(), "Odd origin learning", "api", NOW - 86400 * 50, scope="project",
+                            slug="odd")
+    with open(odd, encoding="utf-8") as fh:
+        text = fh.read()
+    assert "origin: api" in text
+    with open(odd, "w", encoding="utf-8") as fh:
+        fh.write(text.replace("origin: api", "origin: [api]", 1))
+    listed = invoke("memory", "unassigned")
+    assert listed.code == 0 and "Traceback" not in listed.err, listed.err[-500:]
+    housekeeping.adopt_orphans(config.load(os.environ), os.environ)
+    assert OLD in start(root, sid="after")  # the other one was adopted all the same
+    with open(odd, encoding="utf-8") as fh:
+        assert "origin: [api]" in fh.read()  # left as the person wrote it

@@ -51,7 +51,9 @@ def _legacy(path: str) -> dict | None:
     head = parsed[0] if parsed else {}
     if head.get("project_folder") or str(head.get("scope") or "").strip().lower() != "project":
         return None
-    if not frontmatter.is_active(head) or not head.get("origin"):
+    # why text only: a hand edit can make it a list (``origin: [api]``), which names no one project; one
+    # such file stopped every adoption (the worker's run, lh memory unassigned) with a TypeError
+    if not frontmatter.is_active(head) or not isinstance(head.get("origin"), str) or not head["origin"].strip():
         return None
     head["id"], head["path"] = ids.of_learning(head, path=path), path
     return head
