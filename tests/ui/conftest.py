@@ -4,6 +4,7 @@ headless Chromium driven through Debian's chromedriver (selenium, ADR 0023).
 Screenshots go to ``$LH_UI_SCREENSHOTS`` when set, else to a ``screenshots`` folder in pytest's
 temporary directory (its path is printed; ``pytest -s`` shows it)."""
 
+import contextlib
 import os
 import shutil
 import threading
@@ -114,16 +115,25 @@ def seeded(tmp_path) -> Seeded:
     return s
 
 
+@contextlib.contextmanager
+def serving(root: str):
+    """The page's server on a free port, serving from the folder ``root``, stopped on leaving."""
+    srv = UiServer(0, root, os.environ)
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join()
+
+
 @pytest.fixture
 def server(seeded):
     """The page's server on a free port, serving from the seeded project's folder."""
-    srv = UiServer(0, seeded.root, os.environ)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join()
+    with serving(seeded.root) as srv:
+        yield srv
 
 
 @pytest.fixture(scope="session")

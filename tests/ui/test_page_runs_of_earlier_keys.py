@@ -5,7 +5,6 @@ history`` does, says where they are journaled, and its Undo button undoes one as
 import os
 import re
 import subprocess
-import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -13,9 +12,9 @@ import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import files, journal
-from lazy_harness.ui.server import UiServer
 from tests.cli.lhrun import invoke
 from tests.cli.test_memory_history_moved import write_decisions
+from tests.ui.conftest import serving
 from tests.ui.test_server import cookie, page, request
 
 
@@ -41,13 +40,8 @@ def moved(tmp_path):
 
 @pytest.fixture
 def served(moved):
-    srv = UiServer(0, moved[0], os.environ)
-    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join()
+    with serving(moved[0]) as srv:
+        yield srv
 
 
 def _runs_section(server) -> str:
