@@ -11,8 +11,8 @@ an item is unchanged. Only the note's exact shape is cut; a person's words endin
 alice`` are kept. The note of an item the hold check holds ends with ``handoff_held.held_mark``,
 part of the note wherever it falls; a hold or approval since the render leaves the file :func:`behind`. A
 handoff.md with no state file beside it (written before the state existed, or by hand) is imported as
-open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, or text with neither the
-header nor a list line) is no edit: readers take the log alone, and the next writer keeps a copy
+open items. A damaged handoff.md (:func:`damaged`: NUL bytes, not UTF-8, text with neither the
+header nor a list line, or a file cut short) is no edit: readers take the log alone, and the next writer keeps a copy
 (:func:`set_aside`, in ``copies_dir``) and renders it again. A leading byte order mark is ignored.
 :func:`behind` tells a handoff.md that does not show the log's open items and holds no hand edit (a
 writer killed between the append and the render).
@@ -411,9 +411,10 @@ def damaged(data: bytes) -> str | None:
     """Why the bytes of a handoff.md are damage rather than a hand edit, or None when they read as one:
     NUL bytes (what a power cut can leave of a file, its length kept), bytes that are not UTF-8 (binary
     junk; a hand edit saved in Latin-1 too: its bytes cannot be told from an overwritten block), or
-    text with neither our header nor any list line, or a header comment that never closes (the file cut
-    inside it: a save cut short, a disk that filled). why: read as an edit, each deleted every line,
-    and the next writer closed every open item for good. Blank lines alone are an edit (close them all)."""
+    text with neither our header nor any list line, a header comment that never closes (the file cut
+    inside it: a save cut short, a disk that filled), or a file cut among its items (:func:`_cut_among_items`).
+    why: read as an edit, each deleted every line (past the cut), and the next writer closed those open
+    items for good. Blank lines alone are an edit (close them all)."""
     why = files.not_text(data)
     if why:
         return why
@@ -423,11 +424,34 @@ def damaged(data: bytes) -> str | None:
     # takes the rest of the file for the comment (the render ends the header's line with ``-->``)
     if at >= 0 and "-->" not in text[at:]:
         return "its header comment never closes (the file cut short inside it)"
+    if at >= 0 and not text.endswith("\n") and _cut_among_items(text):
+        return "it ends inside its items, without a line break (the file cut short)"
     if not text.strip() or at >= 0 or TITLE in text:
         return None
     if any(_list_item(line) is not None for line in text.removeprefix("\ufeff").split("\n")):
         return None
     return "neither its header nor a list line"
+
+
+def _cut_among_items(text: str) -> bool:
+    """Whether ``text`` (our header, no line break last) is a render cut short: its items are the first
+    of the header's ids, in its order, none ticked, and its last line is no complete note (a render
+    writes one under every item: the file ends in one unless cut). A last line that begins the next
+    id's item line (``- [h-1``) is part of the cut. why: read as an edit, the items past the cut were
+    closed for good. An edit that looks alike stays one: an item added or deleted in the middle breaks
+    the order, one deleted last leaves the note before it last."""
+    marker, items = parse_markdown(text)
+    expected = [i for i in marker.get("ids", "").split(",") if i]
+    if not expected:
+        return False
+    last = text.rsplit("\n", 1)[-1]
+    found = [(hid, ticked) for _, hid, _, ticked in items]
+    if found and found[-1][0] is None and len(found) <= len(expected) and last.startswith("- ") and \
+            f"- [{expected[len(found) - 1]}]".startswith(last.rstrip()):
+        found.pop()  # the next item's line, cut inside its id
+    if [hid for hid, _ in found] != expected[:len(found)] or any(ticked for _, ticked in found):
+        return False
+    return not our_note(last)
 
 
 def damage_of(memory_dir: str) -> str | None:
