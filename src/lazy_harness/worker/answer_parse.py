@@ -23,7 +23,11 @@ _ENVELOPE_KEYS = ("type", "subtype", "is_error", "result", "structured_output")
 _DEEP = "claude's answer is nested too deep to read"
 _DECODER = json.JSONDecoder()
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)```", re.S)
-_STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.S)  # a string literal, or a bracket
+# a string literal (``closed`` unset: never closed, the text cut inside it), or a bracket. why the
+# closing quote optional: a string left open did not match, and every quote after it was tried as the
+# start of one, each read to the end of the text: a cut output of 100 KB took 27 s, the worker's lock
+# held (44 ms now: benchmarks/bench_answer_parse.py). Possessive: a run of plain characters is one step
+_STRUCTURE = re.compile(r'"(?:[^"\\]++|\\.)*+(?P<closed>")?|[{}\[\]]', re.S)
 
 
 class _TooDeep:
@@ -201,6 +205,8 @@ def _balanced_end(text: str, start: int, closer: str = "}") -> int | None:
         token = m.group(0)
         pos = m.end()
         if token[0] == '"':
+            if m.group("closed") is None:
+                return None  # the rest of the text is inside this string: nothing after it closes
             continue  # a whole string literal, escapes included
         if token in "{[":
             depth += 1
