@@ -209,8 +209,11 @@ _AUTHORITY: tuple = (
     r"|permission))\b[^\n.]{0,40}\b(?:you|assistant|agent|claude|any|all|every|everything)\b",
     (r"\b(?:never|do\s+not|don'?t|no\s+need\s+to|stop)\s+(?:ask\w*|wait\w*|prompt\w*)\s+(?:the\s+user\s+|anyone\s+)?"
      r"(?:for\s+)?(?:confirmation|permission|approval|consent)", EXCUSED),
-    # a made-up end of the memory block, in any bracket
-    r"(?:<<|\[\[|\{\{|<\||={2,}|-{2,}|#{2,}|\*{2,}|\[|<|\()\s*/?\s*(?:end|close|stop|exit)[\s_-]*(?:of[\s_-]*)?"
+    # a made-up end of the memory block, in any bracket. why a run of "=", "-", "#" or "*" taken whole from
+    # its first character: read from each character of a long run, every start read the rest of it (a
+    # line of 8,000 "#" took 3.3 s to check)
+    r"(?:<<|\[\[|\{\{|<\||(?<!=)={2,}+|(?<!-)-{2,}+|(?<!#)#{2,}+|(?<!\*)\*{2,}+|\[|<|\()\s*/?\s*(?:end|close|stop|exit)"
+    r"[\s_-]*(?:of[\s_-]*)?"
     r"(?:the[\s_-]*)?(?:memory|memories|notes?|context|data|quote|quoted|block|untrusted|recall|entries)\b",
 )
 _LANG: tuple = (
