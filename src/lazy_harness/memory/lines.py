@@ -28,6 +28,7 @@ from lazy_harness import jsonload
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
 
     # a file kind's repair: the record rebuilt from the string fields a damaged line kept, or None
@@ -43,6 +44,10 @@ NOT_UTF8 = "not UTF-8"
 NOT_JSON = "not JSON"
 NOT_OBJECT = "not a JSON object"
 TOO_LONG = "longer than 1 MiB"
+# why: json's error for a failed try counts the line's newlines up to where it failed, so trying each of
+# a 1 MB line's braces cost minutes; a damaged line we could salvage holds a few torn objects, not hundreds
+MAX_TRIES = 256
+_OPENS: re.Pattern[str] | None = None  # a brace that may open an object holding something: a key after it
 
 
 def records_of(raw: bytes, fields: Repair | None = None) -> tuple[list[dict], str]:
@@ -82,21 +87,28 @@ def _objects(text: str) -> list[dict]:
     """The whole JSON objects in ``text``, in order, each starting at a ``{`` (lenient about control
     characters inside strings, which a scribble leaves)."""
     import json
+    import re
 
+    global _OPENS
+    _OPENS = _OPENS or re.compile(r'\{[ \t\r\n]*"')
     decoder = json.JSONDecoder(strict=False)
     out: list[dict] = []
-    at = text.find("{")
-    while at >= 0:
+    tries = 0
+    # why only a brace with a key after it: any other opens no object that holds something
+    found = _OPENS.search(text)
+    while found is not None and tries < MAX_TRIES:
+        at = found.start()
         try:
             value, end = decoder.raw_decode(text, at)
         except (ValueError, RecursionError):
-            at = text.find("{", at + 1)
+            tries += 1
+            found = _OPENS.search(text, at + 1)
             continue
-        if isinstance(value, dict) and value:
+        if isinstance(value, dict):
             out.append(value)
-            at = text.find("{", end)
+            found = _OPENS.search(text, end)
         else:
-            at = text.find("{", at + 1)
+            found = _OPENS.search(text, at + 1)
     return out
 
 
@@ -110,7 +122,9 @@ def string_fields(text: str, names: tuple[str, ...]) -> dict[str, str]:
     for name in names:
         key = f'"{name}"'
         at = text.find(key)
-        while at >= 0:
+        tries = 0  # why bounded: see MAX_TRIES
+        while at >= 0 and tries < MAX_TRIES:
+            tries += 1
             colon = at + len(key)
             while colon < len(text) and text[colon] in " \t":
                 colon += 1
