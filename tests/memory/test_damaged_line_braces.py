@@ -1,7 +1,7 @@
 """A damaged line full of braces or of keys (a scribble, a hostile synced line) is salvaged as much as
 a line can be, and read in time that grows with its length: each object tried costs the parser's
 error a count of the line up to where it failed, so the tries are bounded (``lines.MAX_TRIES``) and a
-brace that cannot open an object (not followed by a key or ``}``) is not tried. A 1 MB line of "{"
+brace that opens no object holding something (no key after it) is not tried. A 1 MB line of "{"
 kept SessionStart busy for minutes (251 s; 17 ms now: benchmarks/bench_damaged_line.py)."""
 
 import json
