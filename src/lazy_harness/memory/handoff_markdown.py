@@ -41,6 +41,7 @@ from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, hel
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
+STALE_NOTE = "; stale: open "  # then the days an item has been open, in its note
 HAND_EDIT = "hand-edit"
 
 
@@ -369,7 +370,7 @@ def render(state: dict[str, Item], meta: dict, now: float, stale_days: float = S
         lines.append(bullet)
         note = f"  {note_of(item)}"
         if is_stale(item, now, stale_days):
-            note += f"; stale: open {age_days(item, now)} days"
+            note += f"{STALE_NOTE}{age_days(item, now)} days"
         if held and item["id"] in held:
             note += held_mark(item["id"], held[item["id"]])
         lines.append(note)
@@ -435,7 +436,7 @@ def damaged(data: bytes) -> str | None:
 
 def _cut_among_items(text: str) -> bool:
     """Whether ``text`` (our header, no line break last) is a render cut short: its items are the first
-    of the header's ids, in its order, none ticked, and its last line is no complete note (a render
+    of the header's ids, in its order, none ticked, and its last line is no whole note (:func:`_whole_note`; a render
     writes one under every item: the file ends in one unless cut). A last line that begins the next
     id's item line (``- [h-1``) is part of the cut. why: read as an edit, the items past the cut were
     closed for good. An edit that looks alike stays one: an item added or deleted in the middle breaks
@@ -451,7 +452,32 @@ def _cut_among_items(text: str) -> bool:
         found.pop()  # the next item's line, cut inside its id
     if [hid for hid, _ in found] != expected[:len(found)] or any(ticked for _, ticked in found):
         return False
-    return not our_note(last)
+    return not (our_note(last) and _whole_note(last))
+
+
+_UUID = "00000000-0000-0000-0000-000000000000"  # the shape of Claude Code's and Codex CLI's session ids
+
+
+def _whole_note(line: str) -> bool:
+    """Whether ``line``, our note (:func:`our_note`), ends where a render ends it, as far as can be told:
+    a held mark with its closing parenthesis, a stale suffix with its ``days``, neither cut inside its
+    first words, no session id cut short (a UUID's first part), no :func:`by_whom` words cut short. A
+    session named otherwise is taken as whole."""
+    rest = line.rstrip("\r")
+    if any(rest.endswith(mark[:k]) for mark in (STALE_NOTE, HELD_MARK) for k in range(1, len(mark))):
+        return False  # a suffix cut inside its first words
+    if HELD_MARK in rest:
+        return rest.endswith(")")
+    at = rest.find(STALE_NOTE)
+    if at >= 0:
+        days = rest[at + len(STALE_NOTE):]
+        return days.endswith(" days") and days[:-5].isdigit()
+    who = rest[rest.index(" by ") + 1:]
+    if any(words != who and words.startswith(who) for words in (*_NOT_A_SESSION.values(), "by session ")):
+        return False
+    sid = who.removeprefix("by session ")
+    shaped = all(c == "-" if f == "-" else c in "0123456789abcdef" for c, f in zip(sid, _UUID, strict=False))
+    return not (who.startswith("by session ") and shaped and len(sid) < len(_UUID))
 
 
 def damage_of(memory_dir: str) -> str | None:
