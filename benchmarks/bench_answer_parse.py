@@ -14,15 +14,14 @@ half of it (2.0 is linear).
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
+
+import harness
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIZES = (25_000, 50_000, 100_000)
@@ -32,16 +31,7 @@ def load(rev: str | None):
     if rev is None:
         from lazy_harness.worker import answer_parse
         return answer_parse
-    source = subprocess.run(["git", "show", f"{rev}:src/lazy_harness/worker/answer_parse.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
-    folder = tempfile.mkdtemp(prefix="bench_answer_parse_")
-    path = os.path.join(folder, f"answer_parse_{rev}.py")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(source)
-    spec = importlib.util.spec_from_file_location(f"answer_parse_{rev}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return harness.module_at(rev, "src/lazy_harness/worker/answer_parse.py")
 
 
 def output(size: int) -> str:

@@ -13,16 +13,13 @@ grows with the length, 16 with its square).
 """
 
 import argparse
-import importlib.util
 import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import harness
+
 RECORD = json.dumps({"id": "d-1a2b3c4d", "ts": "2026-11-02T10:00:00Z", "summary": "Use the pooled connection"})
 JUNK = {"braces": ("{", RECORD), "quoted braces": ('{"', RECORD), "open objects": ('{"a": 1, ', RECORD),
         "empty objects": ("{}", RECORD), "bad escapes": ('"summary": "\\q", ', '"id": "d-1a2b3c4d", "summary": "kept"')}
@@ -33,15 +30,7 @@ def load(rev: str | None):
     if rev is None:
         from lazy_harness.memory import lines
         return lines
-    source = subprocess.run(["git", "show", f"{rev}:src/lazy_harness/memory/lines.py"], cwd=ROOT,
-                            capture_output=True, text=True, check=True).stdout
-    path = os.path.join(tempfile.mkdtemp(prefix="bench_damaged_line_"), f"lines_{rev}.py")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(source)
-    spec = importlib.util.spec_from_file_location(f"lines_{rev}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return harness.module_at(rev, "src/lazy_harness/memory/lines.py")
 
 
 def main() -> None:

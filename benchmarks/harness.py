@@ -16,6 +16,7 @@ install`` writes (``hook_command``).
 import argparse
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -38,6 +39,24 @@ DROPPED = ("CLAUDE_CONFIG_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)  # why: scripts build their data with the same builders as the tests (tests/support)
 
+
+
+def module_at(rev: str, path: str):
+    """The module at ``path`` (from the repository's root) as it is at git revision ``rev``, loaded from a
+    temporary file under a name of its own; its imports are the working tree's (``--against`` of the
+    benchmarks that time one module's old version beside the new)."""
+    import importlib.util
+
+    source = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout
+    name = f"{os.path.splitext(os.path.basename(path))[0]}_{re.sub(r'[^A-Za-z0-9_]', '_', rev)}"
+    where = os.path.join(tempfile.mkdtemp(prefix="bench_at_"), name + ".py")
+    with open(where, "w", encoding="utf-8") as fh:
+        fh.write(source)
+    spec = importlib.util.spec_from_file_location(name, where)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 @dataclass
 class Case:
