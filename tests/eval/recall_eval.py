@@ -179,8 +179,13 @@ def build(root: str, env: dict, entries: list[dict], projects, now: float) -> di
     return dirs
 
 
+class Injected(list):
+    """The ids the hook injected for a prompt, in order; ``chars``: the length of the text that carried them."""
+    chars = 0
+
+
 def hook(prompt: str, cwd: str, env: dict, sid: str) -> list[str]:
-    """The ids the hook injected for ``prompt``, in order."""
+    """The ids the hook injected for ``prompt``, in order (an :class:`Injected`)."""
     payload = {"session_id": sid, "transcript_path": os.path.join(cwd, "t.jsonl"), "cwd": cwd,
                "hook_event_name": "UserPromptSubmit", "permission_mode": "default", "prompt": prompt}
     p = subprocess.run([sys.executable, "-m", "lazy_harness.hooks", "UserPromptSubmit"],
@@ -188,9 +193,11 @@ def hook(prompt: str, cwd: str, env: dict, sid: str) -> list[str]:
     if p.returncode != 0 or p.stderr.strip():
         raise RuntimeError(f"hook failed: {p.returncode} {p.stderr.decode()[-500:]}")
     if not p.stdout.strip():
-        return []
+        return Injected()
     text = json.loads(p.stdout)["hookSpecificOutput"]["additionalContext"]
-    return list(dict.fromkeys(ID.findall(text)))
+    got = Injected(dict.fromkeys(ID.findall(text)))
+    got.chars = len(text)
+    return got
 
 
 def _grep_text(e: dict) -> str:
@@ -251,7 +258,7 @@ def _score(res: dict) -> None:
 
 
 def _blank() -> dict:
-    return {"hook": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0, "injected": 0},
+    return {"hook": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0, "injected": 0, "chars": 0},
             "grep": {"hits": 0, "labelled": 0, "noise": 0, "empty": 0}}
 
 
@@ -415,8 +422,9 @@ def _judge(flat, todo, entries, key_id, id_key, baseline, got, verbose, filler) 
                 else:
                     r["empty"] += 1
                     r["noise"] += bool(ids_)
-        res["hook"]["injected"] += len(answer)
-        by_part[part]["hook"]["injected"] += len(answer)
+        for r in (res["hook"], by_part[part]["hook"]):
+            r["injected"] += len(answer)
+            r["chars"] += getattr(answer, "chars", 0)
         if verbose and ((want and not want & set(answer[:5])) or (not want and answer)):
             print(f"MISS [{part}] {project}: {prompt!r} want {sorted(expected)} "
                   f"got {[id_key.get(i, i) for i in answer]}")
@@ -476,7 +484,8 @@ def print_result(res: dict) -> None:
             r = r_part[name]
             print(f"  {name:<5} recall@5 {r['recall_at_5']:.3f} ({r['hits']}/{r['labelled']})   "
                   f"noise {r['noise_rate']:.3f} ({r['noise']}/{r['empty']})")
-    print(f"hook injected {res['hook']['injected']} entries in all (goal: recall@5 >= 0.85, noise <= 1/6)")
+    print(f"hook injected {res['hook']['injected']} entries in all, {res['hook']['chars']:,} characters "
+          "(goal: recall@5 >= 0.85, noise <= 1/6)")
     j = res.get("judged")
     if j:
         print(f"blind judge (judged_no_memory.py): {j['useful']} of the {j['useful'] + j['clean']} no-memory "
