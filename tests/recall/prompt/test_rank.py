@@ -227,3 +227,30 @@ def test_a_held_or_waiting_entry_is_said_to_be_so_not_to_pass():
         said = explain.nothing_because(info)
         assert "no entry passes the bar" not in said and first["id"] in said, said
         assert ("held" if first is held else "approval") in said, said
+
+
+def test_a_note_far_behind_the_prompts_best_match_gets_no_place_beside_it():
+    """ADR 0061: of the notes that pass, one whose score trails the prompt's best match by more than
+    ``TRAIL`` is left out, and the bar says so; notes close to the best all stay."""
+    best, close, far = (_cand(["wishlist", "spinner"], 3, coverage=0.9), _cand(["wishlist", "spinner"], 3),
+                        _cand(["wishlist", "spinner"], 3, coverage=0.1))
+    got = {c["id"]: c for c in judged([best, close, far], [0.80, 0.72, 0.56])}
+    top = got["d-00000001"]
+    assert top["passes"] and got["d-00000002"]["passes"], [c["why"] for c in got.values()]
+    left = got["d-00000003"]
+    assert left["blended"] >= SETTINGS["min_similarity"]  # over the bar on its own: out only beside the best
+    assert not left["passes"]
+    assert (f"score {left['blended']:.2f} trails the prompt's best match ({top['blended']:.2f}) by more than "
+            f"{rank.TRAIL:g}") in left["why"], left["why"]
+    # alone, the same note passes: the rule compares, it is no higher bar
+    [alone] = judged([_cand(["wishlist", "spinner"], 3, coverage=0.1)], [0.56])
+    assert alone["passes"], alone["why"]
+
+
+def test_the_best_match_sets_the_mark_only_among_notes_that_pass():
+    """A candidate that fails the bar for another reason (everyday words alone) sets no mark, however
+    high its similarity: the note that passes is judged against the notes that do."""
+    everyday = _cand(["database", "test"], distinct=2, strength=4.0, coverage=0.9)
+    note = _cand(["wishlist", "spinner"], 3, coverage=0.1)
+    got = judged([everyday, note], [0.95, 0.56])
+    assert {c["id"]: c["passes"] for c in got} == {"d-00000001": False, "d-00000002": True}, [c["why"] for c in got]
