@@ -301,7 +301,8 @@ class Screen:
         # why ok() with the text: an approve mark counts only as the person's MAC of this very text; a
         # plain set of ids (a caller's own word) is taken as it is. A learning: the person's MAC of its
         # file's text (ADR 0052)
-        if (head is not None and state.approved_learning(head)) or (
+        env = self.approved.env if isinstance(self.approved, Approvals) else None  # whose key counts
+        if (head is not None and state.approved_learning(head, env=env)) or (
                 self.approved.ok(kind, eid, text) if isinstance(self.approved, Approvals) else eid in self.approved):
             # why: a secret holds an entry whatever approved it (ADR 0056); kept per text, so an approved
             # entry without one costs a lookup, not the redactor

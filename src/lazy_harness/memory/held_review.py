@@ -89,7 +89,7 @@ WAITING = ("checking this memory's entries against the hold rules: once after th
 
 
 def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
-            told: Callable[[], object] | None = None) -> list[dict]:
+            told: Callable[[], object] | None = None, env: Env | None = None) -> list[dict]:
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
@@ -100,8 +100,9 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
     is not checked again until it changes), so an entry the rules hold is listed here as ``lh memory
     search`` labels it and prompt recall leaves it out, before any SessionStart recorded its hold.
     ``told``: called once when the check reads many texts itself (``verdicts.BULK``: after an upgrade that
-    changed the rules), for the command to say why it waits (:data:`WAITING`)."""
-    states = States(memory_dir, learnings_dir)
+    changed the rules), for the command to say why it waits (:data:`WAITING`). ``env``: whose approval
+    key counts (None: this process's environment)."""
+    states = States(memory_dir, learnings_dir, env)
     states.verdicts.on_bulk = told
     try:
         found = (_held_records(memory_dir, states) + _held_items(memory_dir, states)
@@ -120,11 +121,11 @@ class States:
     (ADR 0052), then the hold check's verdict on its text, kept per text in the listing's verdicts
     file (``verdicts.listing_verdicts``)."""
 
-    def __init__(self, memory_dir: str, learnings_dir: str) -> None:
-        self.named = marks.by_id(memory_dir, marks.OPS)
-        approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,))
-        self.ok = approved(memory_dir, [m for ms in self.named.values() for m in ms])
-        self.verdicts = listing_verdicts(memory_dir)
+    def __init__(self, memory_dir: str, learnings_dir: str, env: Env | None = None) -> None:
+        self.named, self.env = marks.by_id(memory_dir, marks.OPS), env  # env: whose approval key counts
+        approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,), env)
+        self.ok = approved(memory_dir, [m for ms in self.named.values() for m in ms], env)
+        self.verdicts = listing_verdicts(memory_dir, env)
 
     def record(self, kind: str, eid: str, rec: dict) -> tuple[str, str]:
         """(state, detail) of a decision, failure or open item (``rec``: an open item as ``{"text"}``)."""
@@ -136,7 +137,7 @@ class States:
 
     def learning(self, meta: dict, text: str, cross: str = state.ASK) -> tuple[str, str]:
         """:func:`learning_state`, with the kept verdicts."""
-        return learning_state(meta, text, cross, self.verdicts)
+        return learning_state(meta, text, cross, self.verdicts, self.env)
 
     def save(self, whole: bool = False) -> None:
         """Keep the verdicts worked out (``whole``: this read checked every entry, so only what it used
@@ -191,11 +192,12 @@ def _one_per_learning(found: list[dict]) -> list[dict]:
     return out
 
 
-def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept | None = None) -> tuple[str, str]:
+def learning_state(meta: dict, text: str, cross: str = state.ASK, verdicts: Kept | None = None,
+                   env: Env | None = None) -> tuple[str, str]:
     """(state, detail) of a learning: its frontmatter, then the hold check on ``text`` (``learning_text``;
     ``verdicts``: a :class:`Kept` that answers for texts already checked). One whose frontmatter says
     approved but whose approval is not the person's (ADR 0052) says so."""
-    now = state.of_learning(meta, cross, text)
+    now = state.of_learning(meta, cross, text, env)
     why, secret = _looks(text, verdicts, now[0])
     if now[0] in (state.ACTIVE, state.WAITING):
         now = state.with_verdict(now, why)
@@ -298,7 +300,8 @@ def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict
         if now[0] in (state.HELD, state.WAITING):
             eid = ids.of_learning(meta, path=path)
             # why: held by the check, its frontmatter not saying so: no hold recorded yet
-            at_read = now[0] == state.HELD and state.of_learning({**meta, "path": path}, cross, text)[0] != state.HELD
+            at_read = now[0] == state.HELD and state.of_learning({**meta, "path": path}, cross, text,
+                                                                 states.env)[0] != state.HELD
             out.append({"kind": "learning", "id": eid, "state": now[0],
                         "reason": _at_read(now[1]) if at_read else now[1],
                         "origin": provenance.describe({**meta, "path": path}, "learning",

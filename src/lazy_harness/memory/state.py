@@ -125,10 +125,12 @@ def crosses(meta: dict) -> bool:
     return str(meta.get("scope") or "").strip().lower() != "project"
 
 
-def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[str, str]:
+def of_learning(meta: dict, cross: str = ASK, text: str | None = None,
+                env: Mapping[str, str] | None = None) -> tuple[str, str]:
     """(state, detail) of a learning from its frontmatter (or a head read from it, with its ``path``).
     ``cross``: the ``[trust] cross_projects`` policy; with ``auto`` nothing waits. ``text``: what the
-    hold check reads of it, when at hand (else an approval is checked against its file)."""
+    hold check reads of it, when at hand (else an approval is checked against its file). ``env``: whose
+    approval key counts (None: this process's environment)."""
     given = _given(meta.get("status"))
     status = given or "active"
     why = _given(meta.get("deprecated_reason"))
@@ -139,7 +141,7 @@ def of_learning(meta: dict, cross: str = ASK, text: str | None = None) -> tuple[
         return HELD, why.removeprefix(HELD_PREFIX) or "?"
     if status != "active" or by:
         return DEPRECATED, (f"{status if status != 'active' else DEPRECATED} for {by}" if by else status)
-    if approved_learning(meta, text):
+    if approved_learning(meta, text, env=env):
         return APPROVED, ""
     damage = "" if given else no_frontmatter(meta)  # why: a status is a frontmatter's (every start, each head)
     # why auto apart: the person lets every learning cross unasked; one without frontmatter is shown there

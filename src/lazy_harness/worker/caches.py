@@ -34,14 +34,14 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
         log(f"session start not prepared: {type(exc).__name__}: {exc}")
 
 
-def prepare_listing(memory_dir: str, learnings_dir: str, log: Log) -> None:
+def prepare_listing(memory_dir: str, learnings_dir: str, log: Log, env: Env | None = None) -> None:
     """Work out the hold check's verdicts that the views of every entry keep (``lh memory held``, ``lh
     status``, ``show``, the page: memory/held_review.py ``States``), so none of them checks every entry
     itself: after an upgrade that changed the rules, about 1 ms an entry (11 s at 9,000 entries)."""
     try:  # why: a cache only, and a failure here must never fail the task
         from lazy_harness.memory import held_review
 
-        held_review.listing(memory_dir, learnings_dir)
+        held_review.listing(memory_dir, learnings_dir, env=env)
     except Exception as exc:
         log(f"held listing not prepared: {type(exc).__name__}: {exc}")
 

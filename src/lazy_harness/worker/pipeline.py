@@ -176,7 +176,7 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     caches.update_index(env, memory_dir, learnings_dir, log)
     if cwd:
         caches.prepare_next_start(cwd, cfg, env, now, log)
-    caches.prepare_listing(memory_dir, learnings_dir, log)
+    caches.prepare_listing(memory_dir, learnings_dir, log, env)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems + plan.problems, attempts=attempts, read=seen)
 

@@ -73,7 +73,8 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
                     "best": max(scored) if scored else None, "compared": asked}
 
 
-def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str) -> None:
+def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str,
+            env: Env | None = None) -> None:
     """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
     person, does not pass here; it gets ``waiting``. One without frontmatter (``state.DAMAGED``), which
     no approval lets in, gets ``damaged``: its state as ``lh memory show`` labels it. Only the passing
@@ -88,7 +89,7 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
         head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
                                                                "scope", "via", "origin_session"))
         head["path"] = c["file"]  # why: an approval is checked against its file's text (ADR 0052)
-        now = state.of_learning(head, cross)
+        now = state.of_learning(head, cross, env=env)
         if now[0] == state.DAMAGED:
             c["passes"], c["damaged"] = False, state.label(now)
         elif not state.reaches(now[0], False):
@@ -171,7 +172,7 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
             info["own_session"] = sum(c["sess"] in session for c in ranked)
             ranked = [c for c in ranked if c["sess"] not in session]
         ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-        waiting(ranked, keys, project, cross)
+        waiting(ranked, keys, project, cross, env)
         info["entries"] = lookup.doc_count(conn)
         return ranked, info
     except Exception as exc:

@@ -190,7 +190,7 @@ def words(text: str) -> set[str]:
 
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
                    key: Key = None, legacy: Callable[[Record], bool] | None = None,
-                   cross: str = state.AUTO) -> list[dict]:
+                   cross: str = state.AUTO, env: Env | None = None) -> list[dict]:
     """Active learnings, most relevant first: same origin, then the newer day (:func:`day_of`: the date
     in the file name, else its ``created``; so that word overlap decides within a day), then more words
     in common with the project's name and branch, then the newer time. With ``n``, only the first
@@ -198,7 +198,7 @@ def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int |
     cross_projects`` policy (memory/state.py)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
-    for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross):
+    for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross, env):
         text = _text(h, "title", "scope", "learning")
         fine = (len(topic & words(text)) if topic else 0, iso_epoch(h.get("created")) or 0.0,
                 os.path.basename(h["path"]))
@@ -250,21 +250,22 @@ def once_each(heads: list[dict]) -> list[dict]:
 
 
 def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
-               legacy: Callable[[Record], bool] | None = None, cross: str = state.AUTO) -> list[dict]:
+               legacy: Callable[[Record], bool] | None = None, cross: str = state.AUTO,
+               env: Env | None = None) -> list[dict]:
     """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
     ranking them gives what ranking all of them gives. Needs only brief heads: only these are read whole."""
-    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross)}
+    chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross, env)}
     return [h for h in heads if id(h) in chosen]
 
 
 def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Callable[[Record], bool] | None,
-            cross: str) -> list[tuple[tuple[bool, str], dict]]:
+            cross: str, env: Env | None = None) -> list[tuple[tuple[bool, str], dict]]:
     """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
     places, best first, by the first pass: own, then the day. Shown here: what its state lets reach a
     session of this project (memory/state.py); one written here always does (why asked first: it spares
     most heads the state's reading)."""
     active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy) and (
-        state.written_in(h, key, project) or state.reaches(state.of_learning(h, cross)[0], False))))]
+        state.written_in(h, key, project) or state.reaches(state.of_learning(h, cross, env=env)[0], False))))]
     # why day_of, not the name's first ten characters: a file renamed by hand (``zebra-notes.md``) sorted
     # after every date, so it ranked as the newest learning whatever its age
     coarse = sorted(((own(h, project, key), day_of(h)), k) for k, h in enumerate(active))
@@ -319,17 +320,17 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     # others read the key and the whole status (200 heads at every start)
     waiting = {} if cross == state.AUTO else {
         h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
-        and state.of_learning(h, cross)[0] == state.WAITING}
+        and state.of_learning(h, cross, env=env)[0] == state.WAITING}
     stats["waiting_learnings"] = list(waiting)
     stats["waiting_held"] = _held_check(heads, waiting, screen)
     want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
-    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross)) if f is not None]
+    whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross, env)) if f is not None]
     if problem := heads.save():
         stats["errors"].append(problem)
     related = about_here(whole, project, stats["branch"], key, stats.get("topic") or [])
     stats["unrelated_learnings"] = len(whole) - len(related)
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
-    kept = (h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross)
+    kept = (h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross, env)
             if screen.keep("learning", learning_id(h), held.head_text(h), h))
     return [h for _, h in zip(range(n), kept, strict=False)]
 
