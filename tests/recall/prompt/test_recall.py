@@ -52,8 +52,9 @@ def root(tmp_path):
     return root
 
 
-# why: the similarity bar adds up to 0.04 x 4 of a candidate's strength (rank.blended): these are
-# far enough apart (0.18) that no strength changes their order or which side of 0.53 they fall
+# why: the score adds a little of a candidate's strength and coverage to these (rank.blended): CRON,
+# NIGHTLY and ROW_LOCKS score 0.90, 0.82 and 0.74, in that order and within rank.TRAIL of the best
+# (ADR 0061); LOCKS scores 0.47, under 0.53 and more than rank.TRAIL behind CRON
 SIMS = {LOCKS: 0.20, CRON: 0.80, NIGHTLY: 0.72, ROW_LOCKS: 0.59, SESSIONS: 0.10}
 
 
