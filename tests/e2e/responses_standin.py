@@ -285,6 +285,12 @@ class ResponsesStandIn(Loopback):
         with self._lock:
             return [r for r in self.requests if r.method == "POST" and r.path.endswith("/responses")]
 
+    def turn_requests(self) -> list[ResponsesRequest]:
+        """The agent's turns: the model requests without an answer schema. The TUI asks for a thread
+        title with one, and its request carries the typed prompt too; it may arrive before the turn's
+        (the turn waits for SessionStart's hook), and it holds no hook context."""
+        return [r for r in self.model_requests() if r.schema is None]
+
     def wait_for(self, count: int, timeout: float = 30.0) -> list[ResponsesRequest]:
         """Block until `count` model requests have arrived (raise TimeoutError after `timeout`)."""
         deadline = time.monotonic() + timeout

@@ -66,7 +66,7 @@ def test_a_japanese_memory_reaches_the_model_whole_at_session_start(home, standi
                           cwd=home.project, env=home.env, capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
-    first = standin.model_requests()[0]
+    first = standin.turn_requests()[0]
     assert "hook_outputs" not in first.all_text() and "truncated output" not in first.all_text()
     [digest] = [m for m in first.messages("developer") if "(lazy-harness)" in m]
     assert len(digest.encode("utf-8")) <= 6000

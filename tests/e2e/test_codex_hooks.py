@@ -75,7 +75,7 @@ def test_install_trusts_a_tui_session_fires_our_hooks_and_uninstall_restores_hoo
     [task] = [t for t in home.tasks() if t["session_id"] == sid]
     assert (task["agent"], task["event"], task["session_jsonl"]) == ("codex", "Stop", str(rollout))
     # the read-back reached the model as a developer message, within Codex's preview limit
-    first = standin.model_requests()[0]
+    first = standin.turn_requests()[0]
     digest = next(m for m in first.messages("developer") if REMEMBERED in m)
     assert "session 5e6f7a8b" in digest and len(digest) < 6000
     assert "hook_outputs" not in first.all_text()  # not turned into a file and a preview

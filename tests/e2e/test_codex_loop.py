@@ -119,8 +119,9 @@ def test_a_codex_session_is_distilled_by_codex_exec_and_read_back_in_codex_and_c
     asked_now = "What did we decide about the billing queue"
     tui_session(codex, responses, [asked_now])
     # why by its prompt, not the first request after ``seen``: a request of the first session's Codex
-    # (its own background work) may still arrive after it ended, and it carries no start of the second
-    turns = [r for r in responses.model_requests()[seen:] if asked_now in r.last_user_text()]
+    # (its own background work) may still arrive after it ended, and it carries no start of the second;
+    # and a turn, not any request with the prompt: the thread-title request carries it too, without context
+    turns = [r for r in responses.model_requests()[seen:] if r.schema is None and asked_now in r.last_user_text()]
     assert turns, f"no model request of the second session carries its prompt: {responses.model_requests()[seen:]}"
     context = "\n".join(turns[0].messages("developer"))
     line = next((x for x in context.splitlines() if DECISION in x), None)
