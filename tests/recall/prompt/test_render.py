@@ -55,3 +55,31 @@ def test_the_budget_counts_an_emoji_twice_as_claude_code_does():
 def test_prompt_recall_and_the_digest_count_alike():
     for text in ("plain", "caf\u00e9", "\U0001f680 launch", "\U0001f680" * 3 + "\u00e9"):
         assert rank.units(text) == digest.units(text) == _units(text)
+
+
+def _learning(n: int, title: str) -> dict:
+    return {"kind": "learning", "id": f"l-{n:08x}", "file": f"/k/learnings/2026-04/2026-04-13-note-{n}.md",
+            "line": 0, "ts": "2026-04-13T10:00:00", "origin": "shop", "title": title, "detail": "Detail."}
+
+
+def test_the_header_names_only_the_folders_its_lines_point_into():
+    decision = _item(1, "Checkout creates the order after the commit", "Webhooks may come first.")
+    learning = _learning(2, "Stripe sends webhook events out of order")
+    cases = {"decision": [decision], "learning": [learning], "both": [decision, learning]}
+    heads = {name: rank.render(items, "/m", "/k/learnings", 4000)[0].splitlines()[1] for name, items in cases.items()}
+    assert "files in /m" in heads["decision"] and "learnings/ in" not in heads["decision"]
+    assert "learnings/ in /k" in heads["learning"] and "files in" not in heads["learning"]
+    assert "files in /m" in heads["both"] and "learnings/ in /k" in heads["both"]
+    # an open item is in the memory folder too
+    item = {**_item(3, "Finish the refund export", ""), "kind": "handoff", "file": "/m/handoff.md"}
+    head = rank.render([item], "/m", "/k/learnings", 4000)[0].splitlines()[1]
+    assert "files in /m" in head and "learnings/ in" not in head
+
+
+def test_a_shorter_header_never_lets_an_answer_past_its_budget():
+    learnings = [_learning(n, f"Learning number {n} about the webhook retries " + "w" * 150) for n in range(6)]
+    whole = rank.render(learnings, "/m" * 40, "/k/learnings", 10_000)[0]
+    for budget in range(300, _units(whole) + 1, 37):
+        text, kept = rank.render(learnings, "/m" * 40, "/k/learnings", budget)
+        assert text is None or _units(text) <= budget
+        assert text is None or len([ln for ln in text.splitlines() if ln.startswith("- ")]) == len(kept)

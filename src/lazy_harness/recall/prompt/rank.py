@@ -279,15 +279,23 @@ def render_item(item: dict, ldir: str | None) -> str:
     return _cut(terminal_safe(" ".join(f"{head}: {text}".split()), keep=""), CAP_ITEM)  # one line
 
 
-def heading(mdir: str, ldir: str | None) -> str:
-    """The text's first lines: the fence, then the folders its entries' files are in."""
-    where = f"files in {mdir}, learnings/ in {os.path.dirname(ldir) if ldir else '-'}"
-    return f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(where, 600)}):"
+def heading(mdir: str, ldir: str | None, kinds: Collection[str] = ("decision", "learning")) -> str:
+    """The text's first lines: the fence, then the folders its entries' files are in: the memory
+    folder when ``kinds`` holds a kind other than learning, the learnings' when it holds a learning.
+    why not both always: each is 50 to 100 characters, a sixth of a one-note answer, and names
+    nothing its lines point to."""
+    where = []
+    if any(k != "learning" for k in kinds):
+        where.append(f"files in {mdir}")
+    if "learning" in kinds:
+        where.append(f"learnings/ in {os.path.dirname(ldir) if ldir else '-'}")
+    return f"{FENCE}\nMemory that matches this prompt (lazy-harness; {neutral(', '.join(where), 600)}):"
 
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
     """The additionalContext for ``items`` within ``budget`` characters as Claude Code counts them
-    (:func:`units`), and the items it holds."""
+    (:func:`units`), and the items it holds. The items are fitted under the header naming both
+    folders, then the header names only those the kept items are in (never longer)."""
     header = heading(mdir, ldir)
     lines, used = [header], units(header)
     kept: list[dict] = []
@@ -302,4 +310,7 @@ def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple
         used += 1 + units(line)
         item["chars"] = len(line) + 1  # the usage record counts what each entry cost
         kept.append(item)
-    return ("\n".join(lines), kept) if kept else (None, [])
+    if not kept:
+        return None, []
+    lines[0] = heading(mdir, ldir, {item["kind"] for item in kept})
+    return "\n".join(lines), kept
