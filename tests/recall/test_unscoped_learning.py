@@ -45,7 +45,7 @@ def test_a_learning_without_project_scope_is_found_where_sessionstart_shows_it(t
                   "--project", root)
     # the prompt's search passes it (a first prompt does not repeat it: SessionStart showed it)
     why = told.out.split("==== why", 1)[1]
-    assert any(line.startswith("pass") and "Zebra tables need a stable sort" in line for line in why.splitlines()), why
+    assert any(line.startswith("shown") and "Zebra tables need a stable sort" in line for line in why.splitlines()), why
     project = reading.projects(root, config.load(), os.environ)[0]
     own, general = memory_lists.learnings(project)
     assert [m["title"] for m in own + general] == ["Zebra tables need a stable sort"]

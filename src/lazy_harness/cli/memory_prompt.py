@@ -75,16 +75,17 @@ def show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: 
         echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
              f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
         if c.get("why"):
-            echo(f"      {'in' if c['passes'] else 'out'}: {one_line(c['why'], 200)}")
+            echo(f"      {'in' if c['passes'] and not c.get('left') else 'out'}: {one_line(c['why'], 300)}")
 
 
 VERDICT_WIDTH = len("damaged")  # the widest word of :func:`verdict`: the columns after it line up
 
 
 def verdict(c: dict) -> str:
-    """The first column of a "why" line: pass, held (the hold check), wait (another project's learning
-    waiting for approval), damaged (a learning file whose frontmatter a hand edit took away: ``state.DAMAGED``,
-    shown to no session), or blank (missed the bar)."""
+    """The first column of a "why" line: pass (in the text), shown (passes the bar, shown to the session
+    already), no room (passes the bar, past recall.max_items or recall.max_chars), held (the hold check),
+    wait (another project's learning waiting for approval), damaged (a learning file whose frontmatter a
+    hand edit took away: ``state.DAMAGED``, shown to no session), or blank (missed the bar)."""
     if c["passes"]:
-        return "pass"
+        return str(c.get("left") or "pass")
     return "held" if c.get("held") else "wait" if c.get("waiting") else "damaged" if c.get("damaged") else ""

@@ -12,7 +12,7 @@ from lazy_harness.recall.prompt import recall as recall_prompt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Collection, Mapping
     from typing import Any
 
     from lazy_harness.config.typed import Config, RecallConfig
@@ -52,8 +52,33 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
     shown = info["ranked"][:SHOWN]
     for c in shown:
         c["why"] = rank.why(c, settings, info["project"], compared)
+    left_out(shown, info, already, bool(session), settings)
     return {**said, "text": text, "why": header(info, settings), "none": None if text else nothing_because(info),
             "ranked": shown, "indexed": info["indexed"]}
+
+
+def left_out(shown: list[dict[str, Any]], info: Mapping[str, Any], already: Collection[str], session: bool,
+             settings: RecallConfig) -> None:
+    """Each candidate that passes the bar and is not in the text gets ``left`` (``shown``: shown to the
+    session already; ``no room``: past ``recall.max_items`` or ``recall.max_chars``) and that reason before
+    the bar's in ``why``: the table marks ``pass`` only what the prompt gets."""
+    kept = {c["id"] for c in info["kept"]}
+    admitted = {c["id"] for c in info["admitted"]}  # let through by the hold check (``admit.screen``)
+    for c in shown:
+        if not c["passes"] or c["id"] in kept:
+            continue
+        if c["id"] in already:
+            c["left"], why = "shown", ("already shown to this session (at its start or by an earlier prompt), "
+                                       "never repeated" if session else
+                                       "SessionStart's digest shows it to a new session first, never repeated")
+        elif c["id"] in admitted:
+            c["left"], why = "no room", (f"no room within recall.max_chars {info['max_chars']}"
+                                         + (" after the entries before it" if kept else ""))
+        else:
+            most = max(0, int(settings["max_items"]))
+            c["left"], why = "no room", f"no room: recall.max_items is {most}" + (
+                ", taken by the entries before it" if most else "")
+        c["why"] = f"{why}; it passes the bar: {c['why']}"
 
 
 def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
@@ -67,6 +92,8 @@ def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
     terms = ", ".join(info.get("terms") or []) or "none"
     if info.get("search"):  # which entries the words' search scored (ADR 0049)
         terms += f"; search: {info['search']} ({SEARCH[info['search']]})"
+    if info.get("own_session"):  # why: the table never lists them (hooks.log: own_session=)
+        terms += f"; {info['own_session']} of this session's own entries left out before the bar"
     if sem["state"] != "scored":
         said = "" if sem["state"] == "off" else f"{recall_prompt.semantic_word(sem)}, so "
         return f"==== why (terms: {terms}; {said}bar: {lexical}) ===="

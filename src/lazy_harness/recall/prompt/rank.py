@@ -18,7 +18,7 @@ from lazy_harness.recall.index import lookup, terms
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
     from sqlite3 import Connection
     from typing import Any
 
@@ -211,9 +211,11 @@ def out_reason(c: dict) -> str:
 
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
-                  project: str | None) -> list[dict]:
+                  project: str | None, withheld: Callable[[list[dict]], None] | None = None) -> list[dict]:
     """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when not
-    embedded yet: it keeps the strength bar's verdict) and, when it has one, ``blended`` and ``passes``."""
+    embedded yet: it keeps the strength bar's verdict) and, when it has one, ``blended`` and ``passes``.
+    ``withheld`` (``recall.waiting``) takes ``passes`` from those no session may be given, before the
+    trail rule: a note trails only a match the prompt can get."""
     bar = float(settings["min_similarity"])
     by_word: dict[str, set[int]] = {}  # each matched word's holders, by position in ``ranked``
     for n, c in enumerate(ranked):
@@ -231,6 +233,8 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallCo
         if c["passes"] and c["similarity"] is not None:
             c["crowd"] = _crowd(i, ranked, by_word)
             c["passes"] = stands_out(c)
+    if withheld is not None:
+        withheld(ranked)
     scored = [c for c in ranked if c["passes"] and c["similarity"] is not None]
     best = max((c["blended"] for c in scored), default=0.0)
     for c in scored:  # why: a place beside the prompt's best match only when close to it (ADR 0061)

@@ -49,9 +49,11 @@ def codex_budget(cfg: Config) -> tuple[Config, str]:
 
 
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
-              project: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``ranked`` with the similarity bar where vectors are kept (``rank.by_similarity``); and what
-    happened, for the log (``compared``: the rowids ``rank.worth_scoring`` gave, for explain.py)."""
+              project: str, withheld: Callable[[list[dict[str, Any]]], None] | None = None,
+              ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``ranked`` with the similarity bar where vectors are kept (``rank.by_similarity``, ``withheld``
+    passed on); and what happened, for the log (``compared``: the rowids ``rank.worth_scoring`` gave,
+    for explain.py)."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
@@ -67,7 +69,7 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
         sims = vectors.similarities(conn, model.embed(prompt), asked, static_model.MODEL_ID)
     except StaticModelError as exc:  # why: a damaged model file: the words still decide
         return ranked, {"state": "none", "why": str(exc)}
-    ranked = rank.by_similarity(ranked, sims, settings, project)
+    ranked = rank.by_similarity(ranked, sims, settings, project, withheld)
     scored = [c["similarity"] for c in ranked if c["similarity"] is not None]
     return ranked, {"state": "scored", "asked": len(asked), "scored": len(scored),
                     "best": max(scored) if scored else None, "compared": asked}
@@ -84,8 +86,9 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
     if cross == state.AUTO:
         return
     for c in ranked:
-        if not c["passes"] or c["kind"] != "learning" or state.written_in(c, key, project):
+        if not c["passes"] or c["kind"] != "learning" or c.get("consent") or state.written_in(c, key, project):
             continue
+        c["consent"] = True  # read once: before the trail rule (rank.by_similarity), then for the rest
         head = frontmatter.read_frontmatter_values(c["file"], ("status", "deprecated_by", "deprecated_reason",
                                                                "scope", "via", "origin_session"))
         head["path"] = c["file"]  # why: an approval is checked against its file's text (ADR 0052)
@@ -142,8 +145,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
         info["budget"] = "recall.max_items is 0" if not fresh else (  # then none was looked at
             f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header")
     info.update(indexed=indexed, ranked=ranked, held=held_back, passed=len(passing) - len(held_back),
-                already=len(passing) - len(unseen), kept=kept, chars=rank.units(text or ""), max_chars=budget,
-                memory_dir=mdir, project=project)
+                already=len(passing) - len(unseen), admitted=fresh, kept=kept, chars=rank.units(text or ""),
+                max_chars=budget, memory_dir=mdir, project=project)
     return text, info
 
 
@@ -171,8 +174,10 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
         if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
             info["own_session"] = sum(c["sess"] in session for c in ranked)
             ranked = [c for c in ranked if c["sess"] not in session]
-        ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project)
-        waiting(ranked, keys, project, cross, env)
+        # why waiting first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
+        ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project,
+                                             lambda rows: waiting(rows, keys, project, cross, env))
+        waiting(ranked, keys, project, cross, env)  # those the strength bar passed when no similarity ran
         info["entries"] = lookup.doc_count(conn)
         return ranked, info
     except Exception as exc:
