@@ -184,12 +184,12 @@ def search_section(v: View) -> str:
     if not v.query:
         return box + _empty("The same ranking and bar as prompt recall (lh memory show --prompt).")
     place = (v.project.memory_dir, v.project.learnings_dir, v.project.name)
-    said = explain.report(v.query, v.cwd, v.cfg, v.env, place=place)
+    said = explain.report(v.query, v.cwd, v.cfg, v.env, place=place, started=_started(v))
     if "nothing" in said:
         return box + f'<p class="result-none">{esc(said["nothing"])}</p>'
     text = said["text"] or f"This prompt receives nothing: {said['none']}."
     rows = "".join(
-        f'<tr class="{"pass" if c["passes"] else "miss"}" data-id="{esc(c["id"])}">'
+        f'<tr class="{"pass" if c["passes"] and not c.get("left") else "miss"}" data-id="{esc(c["id"])}">'
         f'<td>{_verdict(c)}</td>'
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
@@ -203,10 +203,31 @@ def search_section(v: View) -> str:
             f'<p class="why">{esc(said["why"])}</p>{table}')
 
 
+def _started(v: View) -> frozenset[str]:
+    """The ids SessionStart's digest shows a new session of the project, which its first prompt never
+    repeats (as ``lh memory show --prompt`` reads them); none when no folder of the project is known or
+    the read-back is off. why: without them the search said a note comes back that the start has shown."""
+    folder = reading.folder_of(v.project, v.env)
+    if not folder or not v.cfg["context"]["enabled"]:
+        return frozenset()
+    from lazy_harness import paths, queue
+    from lazy_harness.memory import files
+    from lazy_harness.recall.readback import digest
+
+    def trouble() -> tuple[int, str | None]:  # what SessionStart asks of the queue
+        return queue.distill_trouble(paths.queue_dir(v.env), paths.worker_state_file(v.env), files.iso_epoch)
+
+    env = os.environ if v.env is None else v.env
+    text, stats = digest.digest(folder, v.cfg, env, v.now, "startup", trouble=trouble)
+    return frozenset(i for ids in digest.printed_ids(stats).values() for i in ids) if text else frozenset()
+
+
 def _verdict(c: dict) -> str:
-    """The first column of a ranked candidate's row, as ``lh memory show --prompt`` words it (spelled out)."""
+    """The first column of a ranked candidate's row, as ``lh memory show --prompt`` words it (spelled out):
+    ``pass`` only for what the prompt's text holds; one passing the bar and left out says why (``shown``
+    to the session already, ``no room``: explain.left_out)."""
     if c["passes"]:
-        return "pass"
+        return str(c.get("left") or "pass")
     return "held" if c.get("held") else "waiting" if c.get("waiting") else "damaged" if c.get("damaged") else ""
 
 
