@@ -106,6 +106,9 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
         raise Unreadable(f"{path}: cannot read: {exc.strerror}", _read_fix(path, exc)) from None
     if not raw.strip():
         return {}, raw  # why: an empty file is what `touch` leaves; Claude Code reads it as no settings
+    if raw.startswith(b"\xef\xbb\xbf"):  # why: json says "decode using utf-8-sig", Python's words, not a fix
+        raise SettingsError(f"{path}: not valid JSON (line 1, column 1: the file starts with a UTF-8 byte order mark; "
+                            "save it as UTF-8 without a BOM); left untouched", hint)
     try:
         data = json.loads(raw.decode("utf-8"), parse_float=_finite, parse_constant=_no_constant,
                           object_pairs_hook=_unique)

@@ -49,6 +49,9 @@ def _check_config(r: Report) -> Config:
     elif warnings:
         word = "warning" if len(warnings) == 1 else "warnings"
         r.line("warn", "config", f"{len(warnings)} {word}: {warnings[0]}", "lh config validate")
+    elif os.path.islink(path) and not os.path.exists(path):  # why: a dotfiles link left dangling is not "no file"
+        r.line("warn", "config", f"{path} is a link to {os.path.realpath(path)}, which does not exist: defaults apply",
+               f"restore {os.path.realpath(path)}, or remove the link (rm {path})")
     elif not os.path.exists(path):
         r.line("ok", "config", f"no file at {path}: defaults apply")
     else:

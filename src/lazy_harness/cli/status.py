@@ -289,6 +289,10 @@ def hooks_line(cwd: str) -> str:
     if active is not None:
         where.append(f"the plugin {active.plugin_id}")
     if not where:
+        bad = next((f for f in found if f.state == "invalid"), None)
+        if bad is not None:  # why: lh hooks install refuses a file it cannot parse; name it and the fix
+            return (f"not registered for Claude Code here: {bad.path} cannot be read: {bad.error} "
+                    f"({bad.fix or f'fix the JSON in {bad.path}'}, then lh hooks install)")
         return "not registered for Claude Code here: no session is remembered or read back (lh hooks install)"
     return "registered in " + ", ".join(where)
 

@@ -281,8 +281,10 @@ def _link_target(path: str) -> str:
         same = False
     if why or not same:
         reason = why or f"{target} does not exist or is not the file lh reads"
-        raise ConfigError(f"{path} is a link to {target}, not changed: {reason}",
-                          hint=f"set [compound_loop] enabled = true in {target}")
+        hint = f"set [compound_loop] enabled = true in {target}"
+        if not why and not os.path.isdir(os.path.dirname(target)):  # why: a file cannot be set in a missing folder
+            hint = f"restore {target}, or remove the link (rm {path}) and run lh hooks install again"
+        raise ConfigError(f"{path} is a link to {target}, not changed: {reason}", hint=hint)
     return target
 
 

@@ -108,10 +108,11 @@ def check(data: dict[str, object], text: str = "", env: Mapping[str, str] | None
 
 def _unknown_section(text: str, section: str, body: object) -> tuple[int | None, str]:
     """The warning for a section (or a top-level key) the schema does not know."""
+    shown = _key_text((section,))  # why: a quoted name may hold a newline or ESC; one line, escaped
     if isinstance(body, dict) or _describe(body) == "an array of tables":
-        return _key_line(text, section, None), f"{section}: unknown section, ignored{_did_you_mean(section)}"
+        return _key_line(text, section, None), f"{shown}: unknown section, ignored{_did_you_mean(section)}"
     return (_key_line(text, section, None),
-            f"{section}: unknown top-level key, ignored (keys belong under a [section])")
+            f"{shown}: unknown top-level key, ignored (keys belong under a [section])")
 
 
 def _did_you_mean(section: str, key: str | None = None) -> str:
@@ -150,8 +151,9 @@ def _check_key(text: str, section: str, key: str, value: object, env: Mapping[st
     spec = SCHEMA[section].get(key)
     if spec is None:
         why = RETIRED.get(dotted)
+        shown = _key_text((section, key))  # why: a quoted name may hold a newline or ESC; one line, escaped
         warnings.append((_key_line(text, section, key), f"{dotted}: {why}, ignored" if why else
-                         f"{dotted}: unknown key, ignored{_did_you_mean(section, key)}"))
+                         f"{shown}: unknown key, ignored{_did_you_mean(section, key)}"))
         return
     problem = _value_problem(dotted, key, spec[0], value, env)
     if problem:
@@ -269,7 +271,8 @@ def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(_toml_message(path, str(exc)), hint="lh config validate") from None
+        raise ConfigError(_unclosed_message(path, text, str(exc)) or _toml_message(path, str(exc)),
+                          hint="lh config validate") from None
     except ValueError as exc:  # why: tomllib lets int()'s digit limit through (a 5000-digit number)
         raise ConfigError(_long_number_message(path, text, str(exc)), hint="lh config validate") from None
 
@@ -285,6 +288,22 @@ def _place_of(raw: bytes, at: int) -> tuple[int, int]:
     """(line, column) from 1 of byte ``at`` of ``raw``, a column counting characters as UTF-8 reads them."""
     start = raw.rfind(b"\n", 0, at) + 1
     return raw.count(b"\n", 0, at) + 1, len(raw[start:at].decode("utf-8", "replace")) + 1
+
+
+def _unclosed_message(path: str, text: str, msg: str) -> str | None:
+    """The error for a string left open, at the line where it opens, or None for any other error."""
+    from lazy_harness.config.unclosed import open_string
+
+    if not (msg.startswith(("Expected \"'", "Expected '\"", "Unterminated string")) and "end of document" in msg
+            or msg.startswith("Illegal character '\\n'")):
+        return None
+    found = open_string(text)
+    if found is None:
+        return None
+    line, column, quote = found
+    where = "before the end of its line" if len(quote) == 1 else "before the end of the file"
+    return (f"{path}:{line}: TOML syntax error at column {column}: a string opened with {quote} is not closed "
+            f"{where} (add the closing {quote})")
 
 
 def _toml_message(path: str, msg: str) -> str:
