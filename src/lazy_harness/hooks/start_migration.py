@@ -1,6 +1,6 @@
 """A migration at SessionStart (``session_start.migration`` found something to move): this project's
-files moved out of Claude Code's auto-memory folder (``memory.migrate``), and memory left behind by
-another repository told to the person once.
+files moved out of Claude Code's auto-memory folder (``memory.migrate``), memory left behind by
+another repository told to the person once, and memory another clone here still uses told to them.
 
 Imported only at a start that migrates: not on a start's usual run.
 """
@@ -37,4 +37,8 @@ def migrate_now(s: Told, mdir: str, key: str, root: str) -> str:
     if told:
         s.person += told
         s.unmarked = s.unmarked or s.headless()
+    # why the person too: a clone whose origin changed while another clone here keeps the old one starts
+    # empty, and nothing else says where its memory is (``lh memory path --old`` offers no live project's);
+    # said at each start until the project is written under its new key or the person adopts the old one
+    s.person += [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines if migrate.STILL_OWNED in line]
     return "".join(f" ({line})" for line in lines)

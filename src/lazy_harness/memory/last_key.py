@@ -95,13 +95,31 @@ def private_folder(folder: str) -> str:
 
 def identity(root: str) -> str:
     """Which repository is at ``root``: ``commit <sha>`` of the commit HEAD points at, or before the
-    first commit ``gitdir <device>:<inode>:<ns>`` of its git folder (:func:`_gitdir_id`); "" outside
-    a repository. Read from its files, no git process."""
+    first commit ``gitdir <device>:<inode>:<ns>`` of its git folder (:func:`_gitdir_id`); outside a
+    repository ``folder <device>:<inode>`` of ``root`` itself (:func:`_folder_id`); "" when it cannot be
+    read (a ``.git`` no git folder is read from). Read from its files, no git process."""
     commit = project_identity.head_commit(root)
     if commit:
         return f"commit {commit}"
     gitdir = _gitdir_id(root)
-    return f"gitdir {gitdir}" if gitdir else ""
+    if gitdir:
+        return f"gitdir {gitdir}"
+    try:  # why not with a .git: a repository whose git folder cannot be read is no plain folder
+        folder = None if os.path.lexists(os.path.join(root, ".git")) else _folder_id(root)
+    except ValueError:  # a path with a NUL byte
+        folder = None
+    return f"folder {folder}" if folder else ""
+
+
+def _folder_id(root: str) -> str | None:
+    """``<device>:<inode>`` of the folder ``root``. why: a folder made a repository in place (``git
+    init``) keeps it; a repository cloned where the folder was, after it was deleted or moved away,
+    is another folder (an inode given back at once is taken for the same one, as before)."""
+    try:
+        st = os.stat(root)
+    except (OSError, ValueError):
+        return None
+    return f"{st.st_dev}:{st.st_ino}"
 
 
 def _gitdir_id(root: str) -> str | None:
@@ -125,13 +143,16 @@ def _gitdir_id(root: str) -> str | None:
 def same_repository(root: str, env: Env | None = None) -> bool:
     """Whether the repository at ``root`` is the one the last-key file of ``root`` was written for:
     its recorded commit is in this repository (``project_identity.has_object``, looked up only when
-    HEAD moved since), or with no commit recorded its git folder is the same one. True when the file
-    keeps no identity (written by an older version, or for a folder that was no repository): as before.
+    HEAD moved since), or with no commit recorded its git folder is the same one, or recorded when it
+    was no repository the folder is the same one. True when the file keeps no identity (written by an
+    older version): as before.
     why not ``git cat-file``: the hook asks this, and the store never runs a process (tests/test_layering.py)."""
     kind, _, value = read_record(paths.last_key_file(root, env))[2].partition(" ")
     if kind == "gitdir":  # a file written before the time was kept: device and inode alone
         now = _gitdir_id(root) or ""
         return value == (now if value.count(":") == 2 else now.rpartition(":")[0])
+    if kind == "folder":  # written when it was no repository: the same folder, made one in place or not
+        return value == _folder_id(root)
     if kind != "commit":
         return True
     return value == project_identity.head_commit(root) or project_identity.has_object(root, value)

@@ -51,6 +51,7 @@ OWN = ("usage.jsonl",)
 RECOUNT = ("usage.jsonl", "marks.jsonl")  # merged in: the counts the budget cuts read are worked out again
 # a key refused because another repository wrote it: told the person once (hooks/session_start.py)
 OTHER_REPOSITORY = "was the memory of another repository"
+STILL_OWNED = "is still the memory of"  # another project here uses the earlier key: left there
 
 
 def legacy_dirs(key: str, root: str | None, env: Env | None = None, memory_dir: str | None = None) -> list[str]:
@@ -382,7 +383,7 @@ def _earlier_to_take(root: str | None, memory_dir: str, env: Env | None,
     owner = still_owned(moved, root, env)
     if owner:  # why: left where it is, never split: the person says whether the two are one
         whose = "another project" if owner == "?" else owner
-        return None, [f"migrate: {moved} is still the memory of {whose}, left there; if that folder and {root} "
+        return None, [f"migrate: {moved} {STILL_OWNED} {whose}, left there; if that folder and {root} "
                       f"are one project: lh memory adopt --force -- {moved}"], False
     if same_repository(root, env):
         return moved, [], False
