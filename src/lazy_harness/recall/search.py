@@ -238,10 +238,12 @@ class Seen:
         """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
         memory folder with its approval checked against its text (ADR 0052), an open item's also from
         the handoff log (closed by ``lh memory forget``: forgotten); then the hold check's verdict."""
-        from lazy_harness.memory import state
+        from lazy_harness.memory import frontmatter, state
 
         if hit["kind"] == "learning":
             meta, text = learning_of(hit["file"])
+            if meta.get(frontmatter.DAMAGED):  # why: whose it is cannot be read, so it waits for no approval
+                return state.DAMAGED, meta[frontmatter.DAMAGED]
             return self.of(self.mdir).learning({**meta, "path": hit["file"]}, text, cross)
         folder = os.path.dirname(hit["file"])
         if hit["kind"] == "handoff":
@@ -316,7 +318,8 @@ class Seen:
 
 def learning_of(path: str) -> tuple[dict, str]:
     """(frontmatter, the text the check reads) of a learning file, read as ``lh memory show`` reads it
-    (a file without frontmatter: its whole text)."""
+    (a file without frontmatter: its whole text); a quote left open that swallowed its keys is named
+    under ``frontmatter.DAMAGED`` (``line 3: title: ...``), as the SessionStart heads name it."""
     from lazy_harness.memory import frontmatter, held
 
     try:
@@ -324,7 +327,10 @@ def learning_of(path: str) -> tuple[dict, str]:
             text = fh.read()
     except OSError:
         return {}, ""
-    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    damage: list[tuple[int, str]] = []
+    meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
+    if damage:
+        meta = {**meta, frontmatter.DAMAGED: frontmatter.quote_left_open(damage)}
     return meta, held.check_text(meta, body)
 
 

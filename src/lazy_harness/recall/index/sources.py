@@ -172,7 +172,7 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 
 def read_learning(path: str) -> dict | None:
     """A learning file as an entry, with its ``"status"`` (the index hides one not active:
-    deprecated, forgotten); None when unreadable, or empty (``state.EMPTY``)."""
+    deprecated, forgotten, damaged by a quote left open); None when unreadable, or empty (``state.EMPTY``)."""
     from lazy_harness.memory import state
 
     try:
@@ -180,7 +180,8 @@ def read_learning(path: str) -> dict | None:
             text = fh.read(256 * 1024)
     except OSError:
         return None
-    meta, body = frontmatter.parse_frontmatter(text) or ({}, text)
+    damage: list[tuple[int, str]] = []
+    meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
     # why none for a file without frontmatter that holds no text: shown to no session in any project
     # (``state.of_learning``: damaged), its file name's words alone made it a candidate the prompt hook
     # injected (with ``cross_projects = "auto"`` nothing is asked of a learning there)
@@ -202,7 +203,10 @@ def read_learning(path: str) -> dict | None:
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
-            "status": "active" if active else (text_of(meta.get("status")) or "deprecated")}
+            # why damaged: a quote left open swallowed its origin, scope and status, so SessionStart reads it
+            # in no project (``readback.learnings``); the prompt hook, from the index, must not inject it
+            "status": state.DAMAGED if damage else "active" if active
+            else (text_of(meta.get("status")) or "deprecated")}
 
 
 def folder_mark(folder: str) -> str:
