@@ -157,8 +157,9 @@ def undo(run: str | None, project: str | None) -> None:
 @click.option("--reason", default="forgotten by hand", show_default=True, help="Why (kept in the record).")
 def forget(entry_id: str, project: str | None, reason: str) -> None:
     """Leave a decision, failure, learning or handoff item out of everything (undoable)."""
-    from lazy_harness.memory import by_hand
+    from lazy_harness.memory import by_hand, ids
 
+    entry_id = ids.as_typed(entry_id)  # why here too: the line below names the id as stored
     _, _, mdir, ldir, name = _where(project)
     run, shown = by_hand.forget_showing(mdir, ldir, name, entry_id, reason, time.time())
     if run:
@@ -172,12 +173,15 @@ def forget(entry_id: str, project: str | None, reason: str) -> None:
 @click.option("--reason", default="closed by hand", show_default=True, help="Why (kept in the record).")
 def close(item: str, project: str | None, reason: str) -> None:
     """Close an open handoff item, by its id or its exact text (undoable)."""
+    from lazy_harness.logfile import one_line
     from lazy_harness.memory import by_hand
 
     _, _, mdir, ldir, name = _where(project)
     hid, text, run = by_hand.close(mdir, name, item, reason, time.time())
     index_after(mdir, ldir)
-    click.echo(f"closed {hid}: {text} (undo: lh memory undo {run})")
+    # why one_line: the text as lh memory show prints it (a synced or hand-written one may hold a line
+    # break or a terminal escape sequence)
+    click.echo(f"closed {hid}: {one_line(text, 2000)} (undo: lh memory undo {run})")
 
 
 @click.command()

@@ -33,6 +33,7 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
     bare = ref.strip()
     if bare.startswith("[") and bare.endswith("]"):  # copied as lh memory show prints it: [h-1a2b3c4d]
         ref = bare[1:-1].strip()
+    ref = ids.as_typed(ref)  # why: an id typed in upper case is the item's all the same
     items = handoff.open_items(state)
     # why: an id first, over every item: an older item whose text is another's id ("h-9983e81b") took
     # the close the page's button sent by id
@@ -79,7 +80,9 @@ def forget_showing(memory_dir: str, learnings_dir: str, project: str, entry_id: 
     """:func:`forget`, and the ids shown again: the decisions the forgotten one had replaced (its
     ``supersede`` marks, ADR 0060, taken out in the same run) or the learnings it had (their
     ``deprecated_by``), which nothing else leaves out; another project's own learning is named with its
-    project (``l-1a2b3c4d in project shop``: ``changes.release_learnings``)."""
+    project (``l-1a2b3c4d in project shop``: ``changes.release_learnings``). ``entry_id`` as typed
+    (``ids.as_typed``)."""
+    entry_id = ids.as_typed(entry_id)
     kind = ids.kind_of(entry_id)
     if kind is None:
         raise LhError(f"{entry_id!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory show")
@@ -302,7 +305,7 @@ def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[s
     that waited is shown in every project. ``every``: all the learnings that wait for approval to be
     used in other projects (not the entries the hold check held: each of those needs its id).
     Returns the run id for ``lh memory undo`` and the ids approved (what ``every`` took is known here only)."""
-    wanted = [entry_ids] if isinstance(entry_ids, str) else list(entry_ids)
+    wanted = [ids.as_typed(e) for e in ([entry_ids] if isinstance(entry_ids, str) else entry_ids)]
     # why under one_at_a_time, from the listing to the run: the same Approve sent twice at once wrote two
     # approvals and two runs; the second now finds the entry no longer held, as after an earlier approval
     of_learnings = every or "learning" in map(ids.kind_of, wanted)

@@ -188,6 +188,16 @@ def is_id(value: object) -> bool:
     return not value[2:].strip("0123456789abcdef")
 
 
+def as_typed(ref: str) -> str:
+    """An id as a person copies it, as stored: the spaces around it and one pair of brackets
+    (``[h-1a2b3c4d]``, as handoff.md shows it) taken off, lower case when that makes it an id (hex
+    typed in upper case). Anything else is given back as it came (a handoff item's text, a typo)."""
+    bare = ref.strip()
+    if bare.startswith("[") and bare.endswith("]"):
+        bare = bare[1:-1].strip()
+    return bare.lower() if is_id(bare.lower()) else ref
+
+
 def kind_of(value: object) -> str | None:
     """``decision``, ``failure``, ``learning`` or ``handoff`` for an id, else None (anything else)."""
     return KIND_OF_PREFIX.get(value[:2]) if isinstance(value, str) and is_id(value) else None
