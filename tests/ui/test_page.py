@@ -3,6 +3,7 @@ a prompt would get, forget leaves an entry out of the page and out of recall, an
 enforced in the browser too. Each test keeps a screenshot (see conftest: where)."""
 
 import os
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
@@ -120,9 +121,20 @@ def test_markup_in_an_entry_is_shown_as_text_and_never_runs(chrome, server, seed
     shot(chrome, shots, "markup-as-text")
 
 
+def started_ids(seeded) -> frozenset[str]:
+    """What SessionStart's digest shows a new session of the seeded project (its first prompt repeats none)."""
+    from lazy_harness.recall.readback import digest
+
+    text, stats = digest.digest(seeded.root, config.load_fast(os.environ), os.environ, time.time(), "startup")
+    return frozenset(i for ids in digest.printed_ids(stats).values() for i in ids) if text else frozenset()
+
+
 def test_the_search_gives_what_a_prompt_gets(chrome, server, seeded, shots):
-    passed, text = recall_ids(seeded)
-    assert passed and passed[0] == seeded.sqlite
+    assert recall_ids(seeded)[0][0] == seeded.sqlite  # the decision passes the bar
+    started = started_ids(seeded)
+    said = explain.report(PROMPT, seeded.root, config.load_fast(os.environ), os.environ, started=started)
+    given = [c["id"] for c in said["ranked"] if c["passes"] and not c.get("left")]  # what the text holds
+    text = said["text"] or f"This prompt receives nothing: {said['none']}."
     open_page(chrome, server)
     box = section(chrome, "search").find_element(By.CSS_SELECTOR, "input[type=search]")
     box.send_keys(PROMPT)
@@ -130,8 +142,12 @@ def test_the_search_gives_what_a_prompt_gets(chrome, server, seeded, shots):
     WebDriverWait(chrome, 30).until(ec.presence_of_element_located((By.CSS_SELECTOR, "#search pre.injected")))
     search = section(chrome, "search")
     rows = search.find_elements(By.CSS_SELECTOR, "table.ranked tr.pass")
-    assert [r.get_attribute("data-id") for r in rows] == passed
+    assert [r.get_attribute("data-id") for r in rows] == given
     assert search.find_element(By.CSS_SELECTOR, "pre.injected").text == text.strip()
+    # the start already shows the decision, so the first prompt does not get it again: the row says so
+    assert seeded.sqlite in started
+    row = search.find_element(By.CSS_SELECTOR, f'table.ranked tr[data-id="{seeded.sqlite}"]')
+    assert row.find_element(By.CSS_SELECTOR, "td").text == "shown"
     assert "bar:" in search.find_element(By.CSS_SELECTOR, "p.why").text
     shot(chrome, shots, "search")
 
