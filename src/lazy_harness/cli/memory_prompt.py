@@ -53,8 +53,7 @@ def show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: 
         # why: SessionStart runs first and records as shown what its digest printed: each section's ids
         # as far as the budget took them (hooks/session_start.py remember_shown)
         text, stats, _ = digest_for(agent, cwd, cfg, time.time(), "startup")
-        if text:
-            started = frozenset(i for ids in recall.printed_ids(stats).values() for i in ids)
+        started = recall.started_ids(text, stats)
     said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
                           started=started)
     echo(said["for"].replace("(what ", f"({AGENTS[agent]}: what ", 1))

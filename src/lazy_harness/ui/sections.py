@@ -219,7 +219,7 @@ def _started(v: View) -> frozenset[str]:
 
     env = os.environ if v.env is None else v.env
     text, stats = digest.digest(folder, v.cfg, env, v.now, "startup", trouble=trouble)
-    return frozenset(i for ids in digest.printed_ids(stats).values() for i in ids) if text else frozenset()
+    return digest.started_ids(text, stats)
 
 
 def _verdict(c: dict) -> str:

@@ -375,6 +375,12 @@ def printed_ids(stats: dict) -> dict[str, list[str]]:
             for section in ("failures", "decisions", "handoff", "learnings")}
 
 
+def started_ids(text: str | None, stats: dict) -> frozenset[str]:
+    """Every id of :func:`printed_ids` when the digest printed a text (none when it printed nothing): what
+    a new session's first prompt never repeats (``lh memory show --prompt`` and the page's search)."""
+    return frozenset(i for ids in printed_ids(stats).values() for i in ids) if text else frozenset()
+
+
 def describe(stats: dict) -> str:
     """One log line: size (in UTF-16 units, as the budget counts it), what each section showed, what was
     left out, errors."""
