@@ -53,6 +53,17 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
                                                owned.adopted)
 
 
+def hold_indexed(ranked: list[dict], mdir: str, env: Env | None) -> None:
+    """The hold check's verdicts the index keeps, on the candidates that pass, before the trail rule
+    (``rank.by_similarity``'s ``withheld``): a best match held back is given to no session, so it sets
+    no bar for the others. Each held one gets ``held`` and no longer passes. Those the index holds no
+    verdict for are left to :func:`screen` (its rules cost milliseconds a text)."""
+    approvals: list[Container[str]] = []
+    for c in ranked:
+        if c["passes"] and c.get("hold") and not c.get("held") and not _approved(c, mdir, env, approvals):
+            c["passes"], c["held"] = False, c["hold"]
+
+
 def screen(cands: list[dict], mdir: str, limit: int, env: Env | None) -> tuple[list[dict], list[dict]]:
     """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
     No more are looked at once ``limit`` are through (what a prompt can show)."""
