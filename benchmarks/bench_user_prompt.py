@@ -9,7 +9,12 @@ embedded first (by the index's writer, as the worker and ``lh memory reindex`` d
 then the command Claude Code runs (``lh hooks install``'s) is timed with the JSON payload on stdin:
 
   similarity      the default: the prompt's vector from the static model, the candidates' kept
-                  vectors; answered by the resident answerer (ADR 0029), started by the first prompt
+                  vectors; answered by the resident answerer (ADR 0029), started by the first prompt.
+                  Every run is the same session, so from the second on its match was shown already
+                  and the hook prints nothing ("nothing new" in hooks.log): the search without the
+                  printing
+  shown           as ``similarity``, each run a new session: the match is printed, and the hook
+                  records what it showed and the usage line (what a prompt that gets a note costs)
   similarity alone  the same with ``recall.resident_minutes = 0``: the hook does the work itself
                   (what the first prompt after an idle exit costs)
   words           ``recall.semantic = false``: the strength bar alone (resident)
@@ -142,8 +147,8 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     now = time.time()
     project, mem = build(root, env, size, now)
 
-    def payload(prompt: str) -> bytes:
-        return json.dumps({"session_id": "7d2f4c1a-0b3e-4f5a-9c8d-1e2f3a4b5c6d", "cwd": project,
+    def payload(prompt: str, session: str = "7d2f4c1a-0b3e-4f5a-9c8d-1e2f3a4b5c6d") -> bytes:
+        return json.dumps({"session_id": session, "cwd": project,
                            "transcript_path": f"{root}/t.jsonl", "hook_event_name": "UserPromptSubmit",
                            "permission_mode": "default", "prompt": prompt}).encode()
 
@@ -167,6 +172,10 @@ def run_size(opts, root: str, env: dict, size: int) -> bool:
     cases = harness.bare_cases(env) + [
         Case(f"{size:,}: similarity", hook, payload(prompt), sem_env,
              check=expect(sem_env, "passed=", "semantic=", "(resident)")),
+        # why as many sessions as runs and warm-up rounds: each run's match is new to its session
+        Case(f"{size:,}: shown", hook, env=sem_env,
+             inputs=tuple(payload(prompt, f"5e0c9b2a-0000-4000-8000-{n:012d}") for n in range(opts.runs + 4)),
+             check=expect(sem_env, "injected 1 ", "(resident)")),
         Case(f"{size:,}: similarity alone", hook, payload(prompt), alone_env,
              check=expect(alone_env, "passed=", "semantic=")),
         Case(f"{size:,}: varied prompts", hook, env=sem_env, inputs=tuple(map(payload, varied_prompts())),
