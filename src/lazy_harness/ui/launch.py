@@ -5,7 +5,8 @@ read a process's command line (``ps``, ``/proc/<pid>/cmdline``). The URL holds t
 and its token, so the browser gets ``file://<a file of ours>`` instead: a small page (0600) in a
 folder made for it alone (0700) in our cache folder, which sends the browser on to the URL (a meta
 refresh, and a link for a browser that does not follow one). The server removes it once the token
-signs in (the browser followed it), else when it stops.
+signs in (the browser followed it), else when it stops; a copy left behind signs nobody in: the
+token signs in once (ui/server.py).
 """
 
 from __future__ import annotations

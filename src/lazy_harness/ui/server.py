@@ -6,8 +6,12 @@ Who may look: the person who started it. Four random secrets, each made at start
   under it, and every other path is 404, without a page or a cookie. The cookie is scoped to it
   (``Path=<prefix>``): browsers do not keep cookies apart by port, so a cookie of ``Path=/`` would go
   to every other server on 127.0.0.1 (a dev server, a notebook, another user's service);
-- the *token* in the printed URL: a request carrying it gets the session cookie (HttpOnly,
-  SameSite=Strict) and a page that moves the browser on to the same URL without it;
+- the *token* in the printed URL, good for one sign-in: the first request carrying it gets the
+  session cookie (HttpOnly, SameSite=Strict) and a page that moves the browser on to the same URL
+  without it. Then it is spent: a request with it and that cookie (the browser's reload, another of
+  its tabs) is moved on without a new cookie; one without the cookie (whoever read the URL later in
+  shell history, a screen share, a browser's history) gets 403, no cookie, a word to run ``lh ui``
+  again, and a link to the page without the token (the signed-in browser, come without its cookie);
 - the *session*, that cookie's value: every request under the prefix without it gets 401;
 - the *form token*, which only the page carries, in each of its forms: an action is a POST under the
   prefix with the session cookie, the form token in its form (else 403) and an Origin, when sent, of
@@ -157,6 +161,8 @@ class UiServer(ThreadingHTTPServer):
         self.token = token or secrets.token_urlsafe(32)
         self.session = secrets.token_urlsafe(32)
         self.form_token = secrets.token_urlsafe(32)
+        self.token_spent = False  # why: one sign-in per URL; anyone who reads it later gets no cookie
+        self.spending = threading.Lock()
         self.cwd, self.env = cwd, env
         self.cookie = f"lh_ui_{self.port}"
         self.hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
@@ -215,6 +221,13 @@ class UiServer(ThreadingHTTPServer):
     def valid(self, token: str | None) -> bool:
         return same(token, self.token)
 
+    def spend_token(self) -> bool:
+        """Whether the token is still good for its one sign-in; it is spent from now on. why a lock:
+        two requests bringing it at once, only one gets the cookie."""
+        with self.spending:
+            fresh, self.token_spent = not self.token_spent, True
+            return fresh
+
     def keep_note(self, text: str) -> str:
         key = secrets.token_hex(8)
         self.notes[key] = [text]
@@ -272,21 +285,35 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def _sign_in(self, location: str) -> None:
-        """The answer to the printed URL: the session cookie, and a page that goes on to ``location``
-        (the same address without the token)."""
+        """The answer to the printed URL, the first time: the session cookie, and a page that goes on to
+        ``location`` (the same address without the token)."""
         # why: Path is the secret prefix, so the browser sends the cookie to no other server on
         # 127.0.0.1 (cookies are not kept apart by port), only to URLs under the prefix
         cookie = (f"{self.server.cookie}={self.server.session}; Path={self.server.prefix}; HttpOnly; "
                   "SameSite=Strict")
-        # why: a page that moves on, not a redirect: `lh ui` opens the URL from a file:// page, and a
-        # browser sends no SameSite=Strict cookie along a redirect that another site (a file) started;
-        # a navigation this page starts is same-site, and carries it
         self._drop_opener()
+        self._move_on(location, {"Set-Cookie": cookie})
+
+    def _move_on(self, location: str, extra: dict[str, str] | None = None) -> None:
+        """A page that sends the browser on to ``location``. why a page, not a redirect: `lh ui` opens
+        the URL from a file:// page, and a browser sends no SameSite=Strict cookie along a redirect
+        that another site (a file) started; a navigation this page starts is same-site, and carries it."""
         link = html.escape(location, quote=True)
         body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" '
                 f'content="0; url={link}"><title>lh ui</title></head><body><p><a href="{link}">Open the page'
                 f'</a></p></body></html>')
-        self._send(200, body.encode(), "text/html; charset=utf-8", {"Set-Cookie": cookie})
+        self._send(200, body.encode(), "text/html; charset=utf-8", extra)
+
+    def _token_spent(self, location: str) -> None:
+        """403 to the token once spent, without the cookie: no cookie, what to do, and a link to the page
+        for the browser that signed in and came back without its cookie (SameSite=Strict: a navigation a
+        file:// page started carries none; one from this page does). Anyone else's link gives 401."""
+        link = html.escape(location, quote=True)
+        body = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>lh ui</title></head><body>'
+                '<p>403 Forbidden: this URL signed in a browser already, and signs in only once: run '
+                f'<code>lh ui</code> again for a new one.</p><p>This browser signed in? <a href="{link}">'
+                'Open the page</a></p></body></html>')
+        self._send(403, body.encode(), "text/html; charset=utf-8")
 
     def _drop_opener(self) -> None:
         """The file that gave the browser the URL has done its work once the token signed in: removed
@@ -313,11 +340,16 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(404, "no such page")
         return rest
 
-    def _signed_in(self) -> bool:
+    def _has_cookie(self) -> bool:
         for part in self.headers.get("Cookie", "").split(";"):
             name, _, value = part.strip().partition("=")
             if name == self.server.cookie and same(value, self.server.session):
                 return True
+        return False
+
+    def _signed_in(self) -> bool:
+        if self._has_cookie():
+            return True
         self._refuse(401, "open the URL lh ui printed (it holds the access token)")
         return False
 
@@ -331,7 +363,13 @@ class Handler(BaseHTTPRequestHandler):
         given = query["token"][0] if query.get("token") else None
         if given is not None and self.server.valid(given):
             kept = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
-            self._sign_in(self.server.prefix + rest + ("?" + kept if kept else ""))
+            location = self.server.prefix + rest + ("?" + kept if kept else "")
+            if self._has_cookie():  # why first: the signed-in browser's reload is moved on, not refused
+                self._move_on(location)
+            elif self.server.spend_token():
+                self._sign_in(location)
+            else:
+                self._token_spent(location)
             return
         if not self._signed_in():
             return
