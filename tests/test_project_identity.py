@@ -64,6 +64,16 @@ def test_the_forms_of_one_remote_are_one_origin(url):
     assert identity.normalize_remote(url) == "github.com/team/demo"
 
 
+@pytest.mark.parametrize("url", ["ssh://git@[2001:DB8::1]:2222/team/demo.git", "git@[2001:db8::1]:team/demo.git",
+                                 "https://[2001:db8::1]/team/demo", "[2001:db8::1]:team/demo.git"])
+def test_an_ipv6_host_is_its_own_host(url):
+    """A host written as an IPv6 literal keeps its address: two servers' repositories of one path are
+    two projects (the bracket alone was taken for the host: every IPv6 remote of a path shared a key)."""
+    assert identity.normalize_remote(url) == "[2001:db8::1]/team/demo"
+    other = url.replace("2001:db8::1", "2001:db8::2").replace("2001:DB8::1", "2001:db8::2")
+    assert identity.normalize_remote(other) == "[2001:db8::2]/team/demo"
+
+
 def test_a_local_path_stays_a_path_and_an_empty_url_is_none():
     assert identity.normalize_remote("/srv/git/demo.git") == "/srv/git/demo.git"
     assert identity.normalize_remote("file:///srv/git/demo") == "/srv/git/demo"

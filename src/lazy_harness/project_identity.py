@@ -348,8 +348,8 @@ def origin_url(root: str) -> str | None:
 
 def normalize_remote(url: str) -> str | None:
     """``host/owner/repo`` for the forms of one remote: ``git@host:owner/repo.git``,
-    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal; a local path
-    stays a path. None for an empty URL."""
+    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal (an IPv6 host
+    as ``[address]``); a local path stays a path. None for an empty URL."""
     u = url.strip()
     if not u:
         return None
@@ -358,10 +358,12 @@ def normalize_remote(url: str) -> str | None:
         return os.path.normpath(rest if sep else u) or None
     if sep:
         hostpart, _, path = rest.partition("/")
-        host = hostpart.rpartition("@")[2].split(":", 1)[0]
-    else:  # scp form: host:owner/repo
-        hostpart, _, path = u.partition(":")
-        host = hostpart.rpartition("@")[2]
+    else:  # scp form: host:owner/repo; an IPv6 host in brackets holds colons of its own
+        closed = u.find("]:") + 1 if "@[" in u or u.startswith("[") else 0
+        hostpart, path = u[:u.find(":", closed)], u[u.find(":", closed) + 1:]
+    host = hostpart.rpartition("@")[2]
+    # why: an IPv6 literal is its bracketed address (split at its first colon, every one was "[")
+    host = host[:host.find("]") + 1] if host.startswith("[") and "]" in host else host.split(":", 1)[0]
     path = path.strip("/")
     if path.endswith(".git"):
         path = path[:-4]
