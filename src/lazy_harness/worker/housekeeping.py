@@ -67,16 +67,18 @@ def _log_problems(env: Env | None, mdir: str, problems: list[str]) -> None:
 ADOPT_EVERY = 24 * 3600  # seconds between two looks for project learnings without a project
 
 
-def adopt_orphans(cfg: Config, env: Env | None, now: float | None = None) -> None:
+def adopt_orphans(cfg: Config, env: Env | None, now: float | None = None, changed: bool = False) -> None:
     """Project learnings written before keys were recorded go to the one project of their name
     (memory/owners.py): at the first run after an upgrade, then once a day (learnings synced from a
-    machine still on an older version). The others wait for ``lh memory unassigned``."""
+    machine still on an older version), and whenever ``changed``: an index task ran, so files changed
+    other than through the worker (a learning written by hand with only its project's name, a sync
+    pull), and the next start should have them. The others wait for ``lh memory unassigned``."""
     from lazy_harness.memory import owners
 
     now = time.time() if now is None else now
     stamp = os.path.join(paths.state_dir(env), "adopted")
     try:
-        if now - os.stat(stamp).st_mtime < ADOPT_EVERY:
+        if now - os.stat(stamp).st_mtime < ADOPT_EVERY and not changed:
             return
     except OSError:
         pass

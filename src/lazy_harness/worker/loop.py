@@ -261,6 +261,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
             from lazy_harness.worker import persist
 
             persist.settle_owed(cfg, env, lambda line: _log(env, f"worker {os.getpid()}: {line}"))
+            reindexed = bool(index_task.waiting(q))  # files changed by hand or by a pull: see adopt_orphans
             indexed = housekeeping.index_tasks(cfg, env)
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
@@ -268,7 +269,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                 drain(q, cfg, env, stats, limit, sleep)
             if not stats.paused and not stats.storage:
                 housekeeping.consolidate_touched(cfg, env, stats)
-                housekeeping.adopt_orphans(cfg, env)
+                housekeeping.adopt_orphans(cfg, env, changed=reindexed and indexed)
             from lazy_harness.queue import retain
 
             for sid in retain.keep_waiting(q):  # why: the tasks left waiting may wait for weeks
