@@ -75,6 +75,7 @@ def consolidate(project: str | None, dry_run: bool) -> None:
 def history(project: str | None) -> None:
     """Every consolidation and manual change of this project's memory, newest first (with those
     journaled under its earlier keys, before its origin changed: lh memory undo RUN undoes them too)."""
+    from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import journal, project_runs
     from lazy_harness.memory.changes import listed_elsewhere
 
@@ -101,10 +102,12 @@ def history(project: str | None) -> None:
         # why: consolidation journals a change it dropped before its write as "not applied (...)"
         made = [c for c in changes if not str(c).startswith("not applied")]
         dropped = f", {len(changes) - len(made)} not applied" if len(made) < len(changes) else ""
-        click.echo(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
-                   f"{len(made)} change(s){dropped}  [{state}]")
+        # why terminal_safe: journals are synced, so run, kind, started, undone and the change lines may be
+        # another machine's (or a hand edit's): an escape sequence or a line break is shown, on its line
+        click.echo(terminal_safe(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
+                                 f"{len(made)} change(s){dropped}  [{state}]"))
         for change in changes:
-            click.echo(f"    {change}")
+            click.echo(terminal_safe(f"    {change}"))
 
 
 def _echo_run_elsewhere(data: dict) -> None:
