@@ -25,6 +25,23 @@ def key_line(text: str, section: str, key: str | None) -> int | None:
 _Written = tuple[int, str, tuple[str, ...]]
 
 
+def set_again(text: str) -> tuple[int, tuple[str, ...], _Written] | None:
+    """The first key written again: (the line that set it first, its full dotted path, the line
+    writing it again as :func:`written_paths` gives it), the latter setting the same key again or
+    writing a table or a dotted key inside the value it got (``semantic = true`` then
+    ``[recall.semantic]``); None when no key is. why: tomllib says only "Cannot overwrite a value",
+    at the end of the line after it or "at end of document" when the last line has no line break."""
+    set_at: dict[tuple[str, ...], int] = {}
+    for written in written_paths(text):
+        line, kind, path = written
+        for n in range(1, len(path) + 1):  # why each prefix: a table or dotted key inside a value set before
+            if path[:n] in set_at:
+                return set_at[path[:n]], path[:n], written
+        if kind in ("key", "inline"):
+            set_at[path] = line
+    return None
+
+
 @functools.lru_cache(maxsize=1)  # why: each problem looks its line up; the text is read once per check
 def written_paths(text: str) -> tuple[_Written, ...]:
     """Each header and key line as ``(line, kind, full dotted path)``; kind is "table" ([a.b]),

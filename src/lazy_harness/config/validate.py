@@ -271,7 +271,8 @@ def parse_bytes(raw: bytes, path: str, env: Mapping[str, str] | None = None) -> 
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(_unclosed_message(path, text, str(exc)) or _toml_message(path, str(exc)),
+        raise ConfigError(_unclosed_message(path, text, str(exc)) or _twice_message(path, text, str(exc))
+                          or _toml_message(path, str(exc)),
                           hint="lh config validate") from None
     except ValueError as exc:  # why: tomllib lets int()'s digit limit through (a 5000-digit number)
         raise ConfigError(_long_number_message(path, text, str(exc)), hint="lh config validate") from None
@@ -304,6 +305,25 @@ def _unclosed_message(path: str, text: str, msg: str) -> str | None:
     where = "before the end of its line" if len(quote) == 1 else "before the end of the file"
     return (f"{path}:{line}: TOML syntax error at column {column}: a string opened with {quote} is not closed "
             f"{where} (add the closing {quote})")
+
+
+def _twice_message(path: str, text: str, msg: str) -> str | None:
+    """The error for a key set twice, at the line that sets it again, naming the key, its table and
+    the line that set it first; None for any other error (tomllib's "Cannot overwrite a value")."""
+    from lazy_harness.config.key_lines import set_again
+
+    found = set_again(text) if msg.startswith("Cannot overwrite a value") else None
+    if found is None:
+        return None
+    first, key, (line, kind, names) = found
+    said = f"the key {_key_text(key[-1:])}" + (f" of [{_key_text(key[:-1])}]" if key[:-1] else " (before any [table])")
+    if kind in ("table", "array"):
+        twice = f"a value at line {first}, then the table [{_key_text(names)}] at line {line}"
+    elif names == key:
+        twice = f"lines {first} and {line}"
+    else:
+        twice = f"a value at line {first}, then {_key_text(names[len(key) - 1:])} at line {line}"
+    return f"{path}:{line}: TOML syntax error: {said} is set twice ({twice}); keep one of the two lines"
 
 
 def _toml_message(path: str, msg: str) -> str:
