@@ -76,11 +76,12 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
     With the lazy-harness plugin enabled, the settings file is left alone unless you say otherwise.
     --agent codex: the same hooks in Codex CLI's $CODEX_HOME/hooks.json, trusted (docs/how/codex.md)."""
     cfg = paths.config_file()
-    # why: a syntax error stops us before settings.json is touched (the loop could not be switched on
-    # by a safe edit); a wrong value does not: the hooks watch sessions during the pause (ADR 0016)
+    # why: what would stop the loop's switch at the end (a syntax error, a form no safe edit can change,
+    # a file the loader refuses) stops us before settings.json is touched; a wrong value does not: the
+    # hooks watch sessions during the pause (ADR 0016)
     if agent == "codex":
         _codex_only(settings_path, project_dir)
-        config.parse_file(cfg)
+        config.check_loop_edit(cfg)
         from lazy_harness.cli import hooks_codex
 
         works = hooks_codex.install()
@@ -93,7 +94,7 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
     portable = project_dir is not None or is_shared_file(target)
     if portable and project_dir is None:
         click.echo(f"{target} is a project's shared settings file: the portable command, as --project writes")
-    config.parse_file(cfg)
+    config.check_loop_edit(cfg)
     # why a project's file by its project: the sessions that read it start there, wherever install runs
     where = os.path.dirname(os.path.dirname(target)) if portable or project_of(target) else os.getcwd()
     if leave_for_plugin(target, leave, where):

@@ -28,14 +28,15 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Final
 
-    from lazy_harness.config.edit import SECTION_HELP, enable_loop, render_example, set_value, toml_literal
+    from lazy_harness.config.edit import (SECTION_HELP, check_loop_edit, enable_loop, render_example, set_value,
+                                          toml_literal)
     from lazy_harness.config.typed import Config
     from lazy_harness.config.validate import check, parse_file
 
 # why: hooks import this package after every turn and need only the snapshot; reading config.toml
 # (when it changed) and writing it (the CLI) load their modules at the first use of one of these names
 _VALIDATE = ("check", "parse_file")
-_EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_loop")
+_EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_loop", "check_loop_edit")
 
 
 def __getattr__(name: str) -> object:
@@ -239,6 +240,6 @@ def _read_all(fd: int) -> bytes:
 # what callers read as config.X: the schema's names, the loaders, and (loaded at first use) validate's and edit's
 __all__ = [
     "CAPS", "CONTEXT_HARD_CAP", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS", "RANGES", "RECALL_HARD_CAP",
-    "SCHEMA", "SECTION_HELP", "check", "defaults", "enable_loop", "invalid", "load", "load_checked", "load_fast",
-    "parse_file", "render_example", "set_value", "toml_literal",
+    "SCHEMA", "SECTION_HELP", "check", "check_loop_edit", "defaults", "enable_loop", "invalid", "load",
+    "load_checked", "load_fast", "parse_file", "render_example", "set_value", "toml_literal",
 ]

@@ -220,32 +220,16 @@ def enable_loop(path: str, unless_off: bool = False) -> str:
 
     from lazy_harness.errors import ConfigError
 
-    target = _link_target(path)
-    values, errors, _ = parse_file(target)  # raises on a syntax error, file untouched
-    try:
-        with open(target, encoding="utf-8", newline="") as fh:  # why newline="": CRLF is kept, not rewritten
-            text: str | None = fh.read()
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except FileNotFoundError:
-        text, mode = None, 0o600
-    if text is None:
+    target, done, new, mode = _loop_edit(path, unless_off)
+    if done is not None:
+        return done
+    if new is None:
         new = set_value(render_example(), "compound_loop", "enabled", True)
         try:
             created = atomic_write(path, new, exclusive=True)
         except OSError as exc:
             raise ConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
         return "created" if created else enable_loop(path)  # why: someone created it meanwhile; edit theirs
-    if values["compound_loop"]["enabled"] is True and not any(".enabled:" in e for e in errors):
-        return "already enabled"
-    if unless_off:
-        import tomllib
-
-        if (tomllib.loads(text).get("compound_loop") or {}).get("enabled") is False:
-            return "left off (compound_loop.enabled = false in config.toml)"
-    try:
-        new = set_value(text, "compound_loop", "enabled", True)
-    except ConfigError as exc:
-        raise ConfigError(f"{target}: {exc.message}", exc.hint) from None
     try:
         atomic_write(target, new, mode=mode)
         if stat.S_IMODE(os.stat(target).st_mode) != mode:
@@ -253,6 +237,45 @@ def enable_loop(path: str, unless_off: bool = False) -> str:
     except OSError as exc:
         raise ConfigError(f"{target}: cannot write: {exc.strerror or exc}") from None
     return "enabled"
+
+
+def check_loop_edit(path: str) -> None:
+    """Raise the ConfigError :func:`enable_loop` would raise before its write, writing nothing.
+    why: ``lh hooks install`` asks first, so that a file it cannot switch the loop on in (a syntax
+    error, ``[[compound_loop]]``, a file the loader refuses) stops it before settings.json is touched,
+    not after the hooks are in."""
+    _loop_edit(path, False)
+
+
+def _loop_edit(path: str, unless_off: bool) -> tuple[str, str | None, str | None, int]:
+    """What :func:`enable_loop` does to ``path``: (the file it writes, its answer when it writes
+    nothing, else the new text, None when there is no file, and the mode to keep); raises its ConfigError."""
+    import stat
+
+    from lazy_harness.errors import ConfigError
+
+    target = _link_target(path)
+    values, errors, _ = parse_file(target)  # raises on a syntax error, file untouched
+    try:
+        with open(target, encoding="utf-8", newline="") as fh:  # why newline="": CRLF is kept, not rewritten
+            text = fh.read()
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return target, None, None, 0o600
+    if values["compound_loop"]["enabled"] is True and not any(".enabled:" in e for e in errors):
+        return target, "already enabled", None, mode
+    if unless_off:
+        import tomllib
+
+        if (tomllib.loads(text).get("compound_loop") or {}).get("enabled") is False:
+            return target, "left off (compound_loop.enabled = false in config.toml)", None, mode
+    try:
+        return target, None, set_value(text, "compound_loop", "enabled", True), mode
+    except ConfigError as exc:
+        from lazy_harness.config.key_lines import key_line
+
+        line = key_line(text, "compound_loop", None)  # why: where the form that stops the edit is written
+        raise ConfigError(f"{target}{f':{line}' if line else ''}: {exc.message}", exc.hint) from None
 
 
 def _link_target(path: str) -> str:
