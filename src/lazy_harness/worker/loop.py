@@ -261,8 +261,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
             from lazy_harness.worker import persist
 
             persist.settle_owed(cfg, env, lambda line: _log(env, f"worker {os.getpid()}: {line}"))
-            reindexed = bool(index_task.waiting(q))  # files changed by hand or by a pull: see adopt_orphans
-            indexed = housekeeping.index_tasks(cfg, env)
+            reindexed, indexed = bool(index_task.waiting(q)), housekeeping.index_tasks(cfg, env)  # by hand, a pull
             drain(q, cfg, env, stats, limit, sleep)
             if (limit is None or stats.finished < limit) and not stats.paused and not stats.storage:
                 housekeeping.sweep_idle(q, cfg, env)
