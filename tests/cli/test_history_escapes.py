@@ -66,3 +66,15 @@ def test_the_runs_own_fields_are_shown_on_its_line(tmp_path):
     assert "[undone 2026-01-03\\u001b]0;pwned\\u0007\\u000aundone: nothing]" in lines[2], r.out
     assert lines[4].startswith("20260102-030405000001  forget\\u001b[2J"), r.out
     assert "2026\\u000a\\u001b]0;pwned" in lines[4], r.out
+
+
+def test_a_run_without_kind_or_start_says_so_in_words(tmp_path):
+    """A journal whose ``kind`` or ``started`` is null (a hand edit, another version) prints "?" for it,
+    as for one without the field, not Python's ``None``."""
+    proj = tmp_path / "shop"
+    proj.mkdir()
+    foreign_journal(paths.memory_dir(str(proj)), "20260102-030405000002", kind=None, started=None)
+    _, r = history(tmp_path)
+    assert r.code == 0, r.err
+    line = next(ln for ln in r.out.splitlines() if ln.startswith("20260102-030405000002"))
+    assert "None" not in line and line.split()[1:3] == ["?", "?"], line

@@ -104,7 +104,8 @@ def history(project: str | None) -> None:
         dropped = f", {len(changes) - len(made)} not applied" if len(made) < len(changes) else ""
         # why terminal_safe: journals are synced, so run, kind, started, undone and the change lines may be
         # another machine's (or a hand edit's): an escape sequence or a line break is shown, on its line
-        click.echo(terminal_safe(f"{data['run']}  {data.get('kind', '?'):<11}  {data.get('started', '?')}  "
+        kind, started = str(data.get("kind") or "?"), str(data.get("started") or "?")  # why: null in a hand edit
+        click.echo(terminal_safe(f"{data['run']}  {kind:<11}  {started}  "
                                  f"{len(made)} change(s){dropped}  [{state}]"))
         for change in changes:
             click.echo(terminal_safe(f"    {change}"))
