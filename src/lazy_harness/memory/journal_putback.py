@@ -1,11 +1,11 @@
 """Putting back one file a run changed, as its journal (``memory.journal``) says it was.
 
-A file still exactly as the run left it gets its old bytes back (a JSONL file the run made is emptied
-rather than removed, so that sync merges it with the other machine's lines); an append-only file that
-grew since (the worker appended entries after the run), or that another process appended to while the
-run did, loses only the run's own lines, so those entries survive; a learning whose status fields the
-run set, edited since, gets its old fields back and keeps the edit; any other file changed since is
-left alone and reported.
+A file still exactly as the run left it gets its old bytes back (a JSONL file the run made is removed,
+or only emptied where the data folder is synced, so that sync merges it with the other machine's lines);
+an append-only file that grew since (the worker appended entries after the run), or that another process
+appended to while the run did, loses only the run's own lines, so those entries survive; a learning whose
+status fields the run set, edited since, gets its old fields back and keeps the edit; any other file
+changed since is left alone and reported.
 
 A run killed between a change and its record is undone from what the journal says it was about to
 write: a line recorded but never written is simply not there to take out, and the start of one whose
@@ -21,7 +21,7 @@ import os
 
 from lazy_harness.atomic import atomic_write, read_bytes, rewrite
 from lazy_harness.errors import LhError
-from lazy_harness.memory.journal_format import FOLDER, read_folder, sha
+from lazy_harness.memory.journal_format import FOLDER, read_folder, resolved, sha
 
 
 def undo_file(entry: dict, run: str) -> str | None:
@@ -52,12 +52,16 @@ def _put_back(entry: dict, run: str) -> str | None:
         target = False
     if isinstance(target, bool) or (target is None and before is not None):
         return f"{path}: changed since run {run}; left as it is"
+    if target == b"" and before is None:
+        target = None  # why: a file the run made that holds nothing but the run's lines is no file, as before
     if target is None and path.endswith(".jsonl") and current is not None:
-        # why emptied, not removed: an append-only file the run made may be synced, and the other
+        # why emptied first, not removed: an append-only file the run made may be synced, and the other
         # machine may have appended to it since; git cannot merge a removal with an append (every
         # later sync of that machine failed), while an emptied file merges line by line
         if current and not _write_back(path, entry, b"", b""):
             return f"{path}: changed while it was being undone; left as it is"
+        if not _maybe_synced(path) and not _named_by_another_run(path, run):
+            _remove_if_empty(path)  # why: as before the run; readers take a missing file for an empty one
     elif target is None:
         from lazy_harness.memory.files import unlink_created
 
@@ -65,6 +69,51 @@ def _put_back(entry: dict, run: str) -> str | None:
     elif target != current and not _write_back(path, entry, before, target):
         return f"{path}: changed while it was being undone; left as it is"
     return None
+
+
+def _maybe_synced(path: str) -> bool:
+    """Whether ``path`` may have gone to another machine: a folder above it holds ``.git`` (the data folder
+    once sync is set up, as ``hand_runs.sync_after`` looks). why the file's folders, not ``paths.data_dir``:
+    undo is given no environment, and each folder it reads may be another profile's."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.exists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
+
+
+def _named_by_another_run(path: str, run: str) -> bool:
+    """Whether a journal beside ``path`` other than ``run``'s names it. why: that run's undo finds the file
+    as it left it (emptied, say, by a restore that took a mark out): removed, it reads as changed since."""
+    folder = os.path.dirname(path)
+    for data in read_folder(os.path.join(folder, FOLDER)):
+        if data["run"] != run and any(f["path"] == path for f in resolved(data, folder)["files"]):
+            return True
+    return False
+
+
+def _remove_if_empty(path: str) -> None:
+    """Remove ``path`` when it is empty, holding the lock its appenders take: one that waited for it
+    finds the file gone and makes it again (``atomic.append_line``), so no line appended meanwhile is lost."""
+    import fcntl
+
+    from lazy_harness.atomic import same_file
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return  # why: gone already, or a link (left alone, as every writer of memory leaves one)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if same_file(fd, path) and os.fstat(fd).st_size == 0:
+            os.unlink(path)
+    except OSError:
+        pass  # why: the undo is done either way; an empty file reads as no file
+    finally:
+        os.close(fd)
 
 
 def _without_lines(current: bytes, lines: list[str], start: int,
