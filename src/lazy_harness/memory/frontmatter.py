@@ -273,6 +273,21 @@ def _open_end(text: str) -> int:
     return len(text)
 
 
+def as_lf(text: str) -> str:
+    """``text`` with its line ends read as LF when its first line ends in a bare CR (a learning saved by
+    a classic Mac OS editor), as a file opened in text mode reads them (``\r\n`` and ``\r`` both
+    ``\n``); any other text as it is. why: the readers that decode bytes themselves (SessionStart's
+    ``read_head``, the damage check, sync's arrivals) split lines at ``\n`` only, and took such a file's
+    frontmatter for one unclosed line: untitled, and shown whatever its status and scope. why only
+    then: an LF file's first line break is found at once (nothing else is looked at), and a CRLF file
+    already reads right (every reader strips the ``\r``), its body kept byte for byte."""
+    nl = text.find("\n")
+    cr = text.find("\r", 0, nl if nl >= 0 else len(text))
+    if cr < 0 or text[cr + 1:cr + 2] == "\n":
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def opens(text: str) -> bool:
     """Whether ``text`` starts with a ``---`` line (a byte order mark before it skipped)."""
     text = text.removeprefix("\ufeff")
@@ -282,7 +297,7 @@ def opens(text: str) -> bool:
 def not_closed(text: str) -> bool:
     """Whether ``text`` opens a frontmatter that no ``---`` line closes (``NOT_CLOSED``): a hand edit
     deleted the line; readers take its keys up to the first blank line or heading, and writers refuse it."""
-    return opens(text) and _closing(text.removeprefix("\ufeff")) < 0
+    return opens(text) and _closing(as_lf(text.removeprefix("\ufeff"))) < 0
 
 
 def file_not_closed(path: str) -> bool:
@@ -302,6 +317,7 @@ def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list
         text = text[1:]
     if not opens(text):
         return None
+    text = as_lf(text)
     end = _closing(text)
     closed = end >= 0
     if not closed:

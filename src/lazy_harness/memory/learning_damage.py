@@ -47,7 +47,9 @@ def learning_damage(path: str) -> str | None:
     why = files.not_text(data)
     if why:
         return f"not text: {why} (readers drop or misread it)"
-    text = data.decode("utf-8")
+    from lazy_harness.memory import frontmatter
+
+    text = frontmatter.as_lf(data.decode("utf-8"))  # why: a bare-CR file is read as every reader reads it
     return "; ".join(filter(None, (conflict(text), _text_damage(text, path)))) or None
 
 

@@ -1,5 +1,5 @@
 """A learning's status fields (``status``, ``deprecated_*``) in its YAML frontmatter: read them, and
-set them with the rest of the file kept byte for byte (a BOM and CRLF line ends included).
+set them with the rest of the file kept byte for byte (a BOM and CRLF or CR line ends included).
 
 Below both ``memory.changes`` (which sets them, journalled) and ``memory.journal`` (whose undo puts
 them back), so neither imports the other for it.
@@ -16,12 +16,14 @@ MAX_FRONTMATTER = 65536
 
 def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
     """(BOM, newline, frontmatter, the text from its closing ``---`` on) of a learning file; a file an
-    editor saved with a BOM or CRLF line ends keeps them."""
+    editor saved with a BOM, CRLF or bare CR line ends keeps them."""
     import yaml
 
     bom = "\ufeff" if text.startswith("\ufeff") else ""
     body = text[len(bom):]
-    nl = "\r\n" if body.startswith("---\r\n") else "\n"
+    # why "\r" too: a file saved with bare CR ends (a classic Mac OS editor) is read as LF by every reader
+    # (frontmatter.as_lf); refused here, it could be neither forgotten nor approved
+    nl = "\r\n" if body.startswith("---\r\n") else "\r" if body.startswith("---\r") else "\n"
     end = body.find(nl + "---", 3)
     if not body.startswith("---" + nl) or end < 0:
         raise LhError(f"{path}: no frontmatter to mark")
