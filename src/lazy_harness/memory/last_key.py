@@ -169,7 +169,9 @@ def remember_key(root: str, memory_dir: str, env: Env | None = None) -> None:
     from lazy_harness.atomic import atomic_write
 
     key = os.path.basename(memory_dir.rstrip(os.sep))
-    kept = root if os.path.isabs(root) and "\n" not in root else None  # why: a root must be one line
+    # why: a root must be one line, and text UTF-8 can hold (a lone surrogate, an undecodable byte of a path)
+    kept = root if os.path.isabs(root) and "\n" not in root and root.encode("utf-8", "ignore").decode() == root \
+        else None
     repo = identity(root)
     path = paths.last_key_file(root, env)
     if _read_at(path) != (key, kept, repo):  # why not read_record: one kept before is no record here yet

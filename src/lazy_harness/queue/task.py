@@ -50,7 +50,16 @@ def ensure_layout(queue: str) -> None:
 # --- task file format: key=value lines, values escaped so a path can hold any character ---------
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+    value = value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+    if value.isascii():
+        return value
+    # why: a lone surrogate (a path's undecodable byte, as Python reads it) cannot be written as UTF-8:
+    # the task was lost to a UnicodeEncodeError; written as ``\uXXXX``, read back as the same character
+    return "".join(f"\\u{ord(c):04x}" if "\ud800" <= c <= "\udfff" else c for c in value)
+
+
+def _hex4(text: str) -> bool:
+    return len(text) == 4 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def _unescape(value: str) -> str:
@@ -61,6 +70,10 @@ def _unescape(value: str) -> str:
         c = value[i]
         if c == "\\" and i + 1 < len(value):
             nxt = value[i + 1]
+            if nxt == "u" and _hex4(value[i + 2:i + 6]):
+                out.append(chr(int(value[i + 2:i + 6], 16)))
+                i += 6
+                continue
             out.append({"n": "\n", "r": "\r", "\\": "\\"}.get(nxt, nxt))
             i += 2
         else:
