@@ -82,10 +82,21 @@ def rewritten_from(data: str, known: str, env: Mapping[str, str] | None = None, 
         return ""
     if not accept:
         raise SyncError(f"the history of the remote was rewritten: origin/{BRANCH} no longer holds {known[:12]}, "
-                        "the last commit of it this machine knew; nothing merged or pushed",
-                        hint="if its owner rewrote it on purpose (a secret purged), lh sync --accept-rewrite takes "
-                             "the new history and keeps what this machine changed since (docs/how/sync.md)")
+                        "the last commit of it this machine knew; nothing merged or pushed", hint=_rewrite_hint(data))
     return known
+
+
+def _rewrite_hint(data: str) -> str:
+    """The two ways on from a rewritten remote. why both: a remote re-created from an older clone (a
+    machine long offline pushed first) reads the same as a purge, and the hint named only
+    ``--accept-rewrite``, which then took out of this machine's memory what it had pushed since."""
+    import shlex
+
+    git = f"git -C {shlex.quote(data)} update-ref -d"
+    return ("if its owner rewrote it on purpose (a secret purged), lh sync --accept-rewrite takes the new history and "
+            "keeps what this machine changed since; if it lost commits by accident (re-created from an older "
+            f"clone), {git} {SEEN} && {git} refs/remotes/origin/{BRANCH}, then lh sync merges it and sends back "
+            "what it lacks (docs/how/sync.md)")
 
 
 def remember_remote(data: str, env: Mapping[str, str] | None = None) -> None:

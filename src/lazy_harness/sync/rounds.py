@@ -258,13 +258,17 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
     record_handoff_edits(paths.all_memory_dirs(env, cfg["memory"]["path"] or None), now)
     extra = tuple(cfg["compound_loop"].get("redact_patterns") or ())
     got["committed"] = _commit(cfg, env, data, now, extra, got)
-    for attempt in range(PUSH_TRIES):
-        if _attempt(cfg, env, data, now, extra, push, attempt == PUSH_TRIES - 1, got):
-            break
+    done = any(_attempt(cfg, env, data, now, extra, push, n == PUSH_TRIES - 1, got) for n in range(PUSH_TRIES))
     changed = got["changed"]
     rerender_handoffs(data, changed, now)
     hold_merged(data, changed, cfg, env, now, got["incoming"])
     recount_usage(data, changed, env)
+    if not done:
+        # why an error, after the hold check: the round ended "synced: ..., nothing pushed" with no last
+        # error while this machine's memory was not on the remote; what it merged is on disk and checked
+        raise SyncError(f"push rejected {PUSH_TRIES} times: another machine pushed to the remote first each time; "
+                        "this machine's memory is merged and committed here, not pushed",
+                        hint="lh sync (the next round pushes it)")
     return {"committed": got["committed"], "merged": len(changed), "pushed": got["pushed"], "repaired": repaired,
             "rewritten": got["rewritten"], "conflicts": got["conflicts"], "not_synced": left_out_line(got["left_out"])}
 
