@@ -124,6 +124,13 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
                 if any(m["op"] not in marks.AUTOMATIC for m in named):
                     was = marks.describe(next(m for m in named if m["op"] not in marks.AUTOMATIC))
                     p.add(SKIP, path, f"kept hidden: {rec['id']} was left out with lh memory forget: {rec['summary']}")
+                elif named and _wrote_it(p, path, kind, rec["id"]):
+                    # why: the session read again from its start (handoff-now, a resume that rewrote its
+                    # transcript) gives back what it decided then; that is no news, and brought back it stood
+                    # beside what replaced it since (a closed handoff item is not reopened so either)
+                    was = marks.describe(named[0])
+                    p.add(SKIP, path, f"kept hidden: {rec['id']} was {was} after this session wrote it: "
+                                      f"{rec['summary']}")
                 elif named and not any(a.kind == RESTORE and a.payload[0] == rec["id"] for a in p.actions):
                     p.add(RESTORE, marks.path_of(p.memory_dir), f"{rec['id']} {rec['summary']}",
                           (rec["id"], None, marks.describe(named[0])))
@@ -136,6 +143,23 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
             replaces = item.get("replaces") if kind == "decision" and key else None
             if isinstance(replaces, list) and replaces:
                 p.replacing.append((rec["id"], [r for r in replaces if isinstance(r, str)], there, was))
+
+
+def _wrote_it(p: Plan, path: str, kind: str, eid: str) -> bool:
+    """Whether the session of ``p`` (or one it was forked from: memory/lineage.py) wrote the entry
+    ``eid`` of ``path``. Read only for an entry consolidation or a later decision hid."""
+    from lazy_harness.memory import lines
+
+    return _this_session(p, *(r.get("session_id") for r in lines.read_file(path) if ids.of_record(r, kind) == eid))
+
+
+def _this_session(p: Plan, *writers: object) -> bool:
+    """Whether one of ``writers`` (session ids) is the session of ``p`` or one it was forked from."""
+    from lazy_harness.memory import lineage
+
+    sid = one_line(p.meta.get("session_id"))
+    mine = lineage.own(p.env, sid) if sid else ()
+    return any(one_line(w) in mine for w in writers if w)
 
 
 def _plan_replaces(p: Plan) -> None:
@@ -249,8 +273,12 @@ def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, 
     """What to do with one learning of id ``lid``: ``where`` is (its slot, whether the slot holds it,
     the file holding it on any day or None); ``recent``: a recent learning has its id."""
     path, exists, found = where
-    status = (frontmatter.read_frontmatter_values(found, ("status",)).get("status") or "active") if found else ""
-    if found and status == "deprecated":  # what consolidation writes
+    head = frontmatter.read_frontmatter_values(found, ("status", "origin_session")) if found else {}
+    status = (head.get("status") or "active") if found else ""
+    if found and status == "deprecated" and _this_session(p, head.get("origin_session")):
+        # why: the session that wrote it, read again from its start, gives it back: no news (_plan_entries)
+        p.add(SKIP, found, f"kept hidden: {lid} was deprecated after this session wrote it: {title}")
+    elif found and status == "deprecated":  # what consolidation writes
         p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
     elif found and status not in ("", "active"):
         how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
