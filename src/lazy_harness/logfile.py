@@ -30,8 +30,10 @@ SPAWN = "compound-loop.log"
 # the cursor, set the window title, write the clipboard with OSC 52), DEL, the C1 controls (U+009B is
 # an 8-bit CSI), and the bidi embeddings, overrides and isolates that reorder what is shown; and what
 # no terminal can be sent at all: a lone surrogate (a JSON ``\\ud800`` in a memory file), which UTF-8
-# cannot encode (``lh memory show`` stopped with a UnicodeEncodeError on one)
-_UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x202A, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000))
+# cannot encode (``lh memory show`` stopped with a UnicodeEncodeError on one); and the line and paragraph
+# separators U+2028 and U+2029, where editors, ``str.splitlines`` and log readers break a line: one in a
+# field split a log's one line in two, and the second read as a line of its own
+_UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x2028, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000))
 _TABLES: dict = {}  # keep -> the translate table: each character of _UNSAFE but those in keep as its escape
 
 
