@@ -372,7 +372,7 @@ def test_a_stopped_answerer_is_replaced_by_the_hook(project):
 
 def test_any_question_gets_an_answer_and_the_answerer_stays(monkeypatch):
     """Whatever answering a question raises, the caller gets an error and the loop goes on."""
-    def boom(raw, kept, stamp):
+    def boom(raw, kept, stamp, later=None):
         raise RecursionError("deep")
     monkeypatch.setattr(answerer, "answer_one", boom)
     a, b = socket.socketpair()

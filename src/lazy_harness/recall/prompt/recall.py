@@ -199,10 +199,13 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
 
 
 def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
-           facts: dict[str, Any] | None = None) -> tuple[str, str | None]:
+           facts: dict[str, Any] | None = None, later: list[Callable[[], object]] | None = None
+           ) -> tuple[str, str | None]:
     """What the prompt hook (or the resident answerer, with the hook's environment) answers for a prompt
     that passed its gate: (the line for hooks.log, the JSON line for stdout or None). ``opener``: see
-    :func:`context_for`; ``facts`` receives ``entries``, how many the index holds."""
+    :func:`context_for`; ``facts`` receives ``entries``, how many the index holds. ``later``: where the
+    writes that record the showing go, to be run once the answer reached the hook (the answerer's);
+    without it they are made here."""
     from lazy_harness import config, jsonload
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
@@ -218,14 +221,20 @@ def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None 
     decision = describe(info)
     if not out_text:
         return decision, None
-    already_shown.add(env, sid, [c["id"] for c in info["kept"]])
-    from lazy_harness.memory import usage
+    shown = [(c["id"], c.get("chars", 0)) for c in info["kept"]]
 
-    try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
-        usage.note(env, sid, "prompt", len(out_text), [(c["id"], c.get("chars", 0)) for c in info["kept"]], now,
-                   memory_dir=str(info.get("memory_dir") or ""))
-    except Exception:  # why: usage is counted without this showing; the prompt's memory matters more
-        pass
+    def record() -> None:
+        already_shown.add(env, sid, [i for i, _ in shown])
+        from lazy_harness.memory import usage
+
+        try:  # the usage record (ADR 0036): one line appended; the worker does the accounting
+            usage.note(env, sid, "prompt", len(out_text), shown, now, memory_dir=str(info.get("memory_dir") or ""))
+        except Exception:  # why: usage is counted without this showing; the prompt's memory matters more
+            pass
+    if later is None:
+        record()
+    else:
+        later.append(record)
     out = {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": out_text}}
     return decision, jsonload.dumps(out) + "\n"
 

@@ -139,8 +139,10 @@ def idle_seconds(env: Env) -> float:
         return 0.0
 
 
-def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
-    """The answer to one question, and whether to leave after it."""
+def answer_one(raw: bytes, kept: Kept, stamp: str, later: list[Callable[[], object]] | None = None
+               ) -> tuple[dict, bool]:
+    """The answer to one question, and whether to leave after it; ``later``: the writes that record what
+    the prompt was shown, for the caller to run once the answer went out (``recall.answer``)."""
     from lazy_harness.recall.prompt import recall
 
     try:
@@ -155,7 +157,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str) -> tuple[dict, bool]:
     # hook that started it
     env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
-        decision, out = recall.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open)
+        decision, out = recall.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open, later=later)
     except Exception as exc:  # why: the hook logs it and does the work itself
         kept.close()
         return {"error": f"{type(exc).__name__}: {exc}"}, False
@@ -294,16 +296,22 @@ def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = N
     an error); whether to leave."""
     if peer_uid(conn) != (os.geteuid() if uid is None else uid):
         return False
+    later: list[Callable[[], object]] = []
     try:
         raw = read_all(conn, MAX_QUESTION, READ_SECONDS)
         try:
-            reply, leave = answer_one(raw, kept, stamp)
+            reply, leave = answer_one(raw, kept, stamp, later)
         except Exception as exc:  # why: whatever a question holds, the answerer stays up
             reply, leave = {"error": f"unanswerable question: {type(exc).__name__}"}, False
         conn.settimeout(ASK_TIMEOUT)
         conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
     except OSError:
-        return False  # why: the hook gave up waiting (it did the work itself), or sent no question in time
+        return False  # why: the hook gave up waiting (it did the work itself, and records what it showed)
+    # why after the reply: the hook's wait is the prompt's (two small appends, 0.3 to 0.8 ms); and only
+    # once it has the answer, or the showing it then makes itself would be counted twice
+    for write in later:
+        with suppress(Exception):  # why: a record lost only means an item may be shown once more
+            write()
     return leave
 
 
