@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import time
 
 import click
 
-from lazy_harness import paths
+from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import held
 from lazy_harness.errors import LhError
@@ -46,8 +47,16 @@ def task_names(q: str, which: str) -> list[str]:
 
 
 def _stray(path: str) -> None:
-    """A folder (or a dangling link) named like a task: not ours to read or delete."""
-    click.echo(terminal_safe(f"lh: skipped {path}: not a regular file"), err=True)
+    """A folder (or a dangling link) named like a task: not ours to read or delete. Said once per command.
+
+    why the context's meta: lh status lists each folder two or three times (its sessions, its counts),
+    and named the same folder as often; a set of the process's own would silence the next command run
+    in it (the tests run several)."""
+    ctx = click.get_current_context(silent=True)
+    told: set[str] = ctx.find_root().meta.setdefault("lh.queue.strays", set()) if ctx else set()
+    if path not in told:
+        told.add(path)
+        click.echo(terminal_safe(f"lh: skipped {path}: not a regular file"), err=True)
 
 
 def _matches(name: str, ident: str) -> bool:
@@ -215,15 +224,33 @@ def queue(ctx: click.Context, recent: int) -> None:
 
     for name, state, path in rows[-recent:]:
         try:
-            fields = spool.read_task(path)
+            fields = {} if os.path.islink(path) else spool.read_task(path)
         except OSError:
             continue
-        reason = fields.get("reason", "") or (pending_reason(fields, cap_now) if state == "pending"
-                                              else waiting_reason(fields))
-        reason = clipped(reason, spool.task_id(name))
-        click.echo(terminal_safe(f"  {spool.task_id(name)}  {queued_at(name)}  {_shown(state, fields):<{STATE_WIDTH}} "
-                                 f"{fields.get('event', '?'):<11} "
-                                 f"{project_name(fields.get('cwd', '/')):<20} {reason}"))
+        tid = spool.task_id(name)
+        odd = "" if fields.get("reason") else not_a_task(path, fields)  # why: the worker's verdict comes first
+        reason = (f"{odd} (lh queue show {tid})" if odd else fields.get("reason", "")
+                  or (pending_reason(fields, cap_now) if state == "pending" else waiting_reason(fields)))
+        reason = clipped(reason, tid)
+        where = project_name(fields["cwd"]) if fields.get("cwd") else "?"
+        click.echo(terminal_safe(f"  {tid}  {queued_at(name)}  {_shown(state, fields):<{STATE_WIDTH}} "
+                                 f"{fields.get('event', '?'):<11} {where:<20} {reason}"))
+
+
+def not_a_task(path: str, fields: dict) -> str:
+    """Why the file at ``path`` (its ``fields`` as read) is not a task a hook wrote ("" when it is one):
+    a symbolic link (never read through: what it points at is not ours), or a file that names no
+    session (garbage, a file cut short; the worker moves whatever lands in the queue to failed/)."""
+    from lazy_harness.queue.produce import REQUIRED
+
+    if os.path.islink(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"not a task: a symbolic link to {target}, which no hook writes"
+    missing = [key for key in REQUIRED if not fields.get(key)]
+    return f"not a task: no {' or '.join(missing)} in it (damaged, or not written by a hook)" if missing else ""
 
 
 @queue.command("show")
@@ -232,6 +259,10 @@ def show(ident: str) -> None:
     """Every field of one task (and its .error, if it failed)."""
     q = paths.queue_dir()
     state, path = _find(q, ident)
+    if os.path.islink(path):  # why: never read through a link; what it points at is not ours to print
+        click.echo(f"state: {state}")
+        click.echo(terminal_safe(f"file: {path} ({not_a_task(path, {}).removeprefix('not a task: ')}; not read)"))
+        return
     try:
         fields = spool.read_task(path)
     except OSError as exc:
@@ -242,6 +273,9 @@ def show(ident: str) -> None:
         click.echo(f"state: {_shown(state, fields)}" + (" (in done/)" if _shown(state, fields) != state else ""))
     for key, value in [("file", path), *fields.items()]:
         click.echo(terminal_safe(f"{key}: {value}"))  # why: a newline in a value must not forge a field
+    tid, log = spool.task_id(os.path.basename(path)), logfile.log_path(logfile.WORKER)
+    # why: the .error holds the last error only; the log holds each step (waits, retries, the model's calls)
+    click.echo(terminal_safe(f"log: {log} (the worker's lines of this task: grep {tid} {shlex.quote(log)})"))
     if os.path.exists(path + ".error"):
         with open(path + ".error", encoding="utf-8", errors="replace") as fh:
             click.echo("error:\n" + terminal_safe(fh.read().rstrip(), keep="\n\t"))
