@@ -104,8 +104,9 @@ def doctor(ctx: click.Context) -> None:
     check_queue(r, time.time())
     check_sync(r, values)
     from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop
+    from lazy_harness.cli.doctor_queue import with_failing
 
-    for row in spend_lines(values):
+    for row in with_failing(spend_lines(values), paths.queue_dir()):
         r.line(*row)
     if r.failed:
         ctx.exit(1)

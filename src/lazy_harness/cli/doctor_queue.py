@@ -1,13 +1,21 @@
 """``lh doctor``'s checks of the queue and the worker: pending tasks and how old, the claims in
-processing/, failed tasks, the worker's line, and damaged lines of its cost ledger."""
+processing/, failed tasks, the worker's line, damaged lines of its cost ledger, and the
+``distillation:`` line ``lh status`` prints too (how many tasks failed, since when)."""
 
 from __future__ import annotations
 
 import os
+import time
 
 from lazy_harness import paths, queue
 from lazy_harness.cli.doctor_report import Report
-from lazy_harness.cli.hooks_worker import failed_tasks, pending_tasks, worker_report, worker_state
+from lazy_harness.cli.queue import clipped, task_names
+from lazy_harness.cli.hooks_worker import pending_tasks, worker_report, worker_state
+from lazy_harness.logfile import terminal_safe
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    Row = tuple[str, str, str, str | None]
 
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 
@@ -45,7 +53,8 @@ def check_queue(r: Report, now: float) -> None:
     else:
         r.line("ok", "queue", f"{len(names)} pending")
     claimed = _check_claims(r, q)
-    failed = failed_tasks()
+    # why task_names: counted as lh queue counts them; a folder named like a task is named, not counted
+    failed = task_names(q, queue.FAILED)
     if failed:
         word = "task" if len(failed) == 1 else "tasks"
         r.line("warn", "failed tasks", f"{len(failed)} {word} in {os.path.join(q, queue.FAILED)}",
@@ -87,3 +96,53 @@ def _check_claims(r: Report, q: str) -> int:
     else:
         r.line("ok", "processing", "nothing being distilled")
     return len(claims)
+
+
+def with_failing(rows: list[Row], q: str) -> list[Row]:
+    """``cli.cost.spend_lines`` with its ``distillation`` row told how many tasks failed and since when
+    (:func:`failing`): that row in place of the notice's, added when no notice was left."""
+    found = failing(q)
+    if found is None:
+        return rows
+    kept = [row for row in rows if row[1] != "distillation"]
+    return [*kept, ("warn", "distillation", *found)]
+
+
+def failing(q: str) -> tuple[str, str] | None:
+    """(detail, hint) of the ``distillation:`` line of ``lh status`` and ``lh doctor`` while tasks fail:
+    how many failed since the last successful distillation (``queue.distill_trouble``, as SessionStart
+    counts them), since when (the first of them), and the newest one's reason; None while none has.
+    why: the failing notice alone said "distillation failing, <reason>", with neither a count nor a
+    time, so one failure an hour ago and fifty since yesterday read the same."""
+    from lazy_harness.memory.files import iso_epoch
+
+    try:
+        count, last = queue.distill_trouble(q, paths.worker_state_file(), iso_epoch)
+    except OSError:
+        return None
+    if not count:
+        return None
+    after = iso_epoch(last) if last else None
+    found = []
+    for name in task_names(q, queue.FAILED):
+        path = os.path.join(queue.folder(q, queue.FAILED), name)
+        try:
+            mtime = os.stat(path).st_mtime
+        except OSError:
+            continue
+        if after is None or mtime > after:
+            found.append((mtime, name, path))
+    if not found:
+        return None
+    found.sort()
+    first, (_, newest, path) = found[0][0], found[-1]
+    try:
+        reason = "" if os.path.islink(path) else queue.read_task(path).get("reason", "")
+    except OSError:
+        reason = ""
+    tid = queue.task_id(newest)
+    ok = f"the last successful distillation {last}" if last else "no distillation has succeeded yet"
+    word = "task" if count == 1 else "tasks"
+    detail = (f"failing: {count} {word} failed since {time.strftime('%Y-%m-%d %H:%M', time.localtime(first))} "
+              f"({ok}); the newest: {clipped(reason or '?', tid)}")
+    return terminal_safe(detail), f"lh queue show {tid}; lh logs --worker; lh queue retry --failed"

@@ -16,6 +16,7 @@ import click
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
+from lazy_harness.cli.doctor_queue import with_failing
 from lazy_harness.cli.hooks_worker import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.errors import LhError
@@ -347,7 +348,7 @@ def status(recent: int) -> None:
     codex = hooks_codex.status_line(cwd)
     if codex:
         click.echo(codex)
-    for _, check, detail, hint in spend_lines(cfg):
+    for _, check, detail, hint in with_failing(spend_lines(cfg), q):
         click.echo(f"{check}: {detail}" + (f" (hint: {hint})" if hint else ""))
     click.echo(f"index: {index_state()}")
     click.echo(f"sync: {sync_state(cfg)}")
