@@ -73,4 +73,6 @@ def test_status_names_a_folder_named_like_a_task_once(isolated_home, tmp_path, m
         assert len(said) == 1 and "not a regular file" in said[0], (command, result.err)
     # counted as lh queue counts it: a folder is no failed task
     assert "failed tasks: none" in invoke("doctor").out
+    queue_line = next(line for line in invoke("hooks", "status").out.splitlines() if line.startswith("queue:"))
+    assert " 0 failed " in queue_line, queue_line
     assert os.path.isdir(stray)

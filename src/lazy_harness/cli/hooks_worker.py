@@ -44,9 +44,11 @@ def pending_tasks(env: Mapping[str, str] | None = None) -> list[str]:
 
 
 def failed_tasks(env: Mapping[str, str] | None = None) -> list[str]:
+    """The failed task files, counted as ``lh queue`` counts them (a folder named like a task is none)."""
+    from lazy_harness.cli.queue import task_names
+
     try:
-        return sorted(n for n in os.listdir(os.path.join(paths.queue_dir(env), queue.FAILED))
-                      if n.endswith(queue.SUFFIX))
+        return task_names(paths.queue_dir(env), queue.FAILED)
     except OSError:
         return []
 
