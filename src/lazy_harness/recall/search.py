@@ -138,6 +138,8 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
             obj["project_only"] = True
         if c.get("also_in"):
             obj["also_in"] = c["also_in"]
+        if came_from(c):
+            obj["came_from"] = one_line(came_from(c), 80, safe=False)
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
         return json.dumps(obj, ensure_ascii=False)
     title = one_line(c["title"], 100)
@@ -145,8 +147,17 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     label = f"  [{mark}]" if mark else ""
     if c.get("elsewhere"):
         label += f"  [project-only: {one_line(c['origin'] or 'unknown', 40)}]"
+    if came_from(c):
+        label += f"  [{one_line(came_from(c), 80)}]"
     return (f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"
             + (f"  [{second(c['also_in'])}]" if c.get("also_in") else ""))
+
+
+def came_from(c: dict) -> str:
+    """``sync from laptop-2 (ana)`` for a hit another machine wrote (its provenance as the index keeps it,
+    memory/provenance.py ``describe``), as the read-back names it; '' for this machine's own."""
+    prov = str(c.get("prov") or "")
+    return prov.split(": ", 1)[0] if prov.startswith("sync from ") else ""
 
 
 def second(others: list[str]) -> str:
