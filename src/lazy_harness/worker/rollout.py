@@ -40,7 +40,9 @@ were given only in ``exec`` turns (a TUI session with nothing typed, then ``code
 view that is not interactive keeps every turn's text and counts (``lh distill --dry-run`` shows them).
 
 Bad input is handled as for transcripts (transcript_lines.py): a damaged line is skipped and
-counted, and its ``file:line`` is named in the view's description, which worker.log shows.
+counted, and its ``file:line`` is named in the view's description, which worker.log shows. A line cut by
+a kill with the resumed session's next record appended to it (whatever record was cut) is counted and
+named too, and the appended record is read.
 A resumed session appends to the same file; the cursor (worker/cursor.py) is a byte offset, so a
 second distillation reads only what was appended.
 """
@@ -69,6 +71,7 @@ HOOK_CONTEXT = "hooks.additional_context"
 _CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<user_shell_command")
 _EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:?)\s*(-?\d+)")
 _PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"', b'"task_started"')
+_OPENING = b'{"timestamp":'  # every rollout record's first key (transcript_lines.after_torn looks for it too)
 USER_TRIGGER, EXEC_TRIGGER = "user", "exec"  # turn_attribution.turn_trigger of a typed turn, a codex exec one
 # Codex's opening of a compaction summary (it addresses the next model); the summary follows its end
 _SUMMARY_LEAD = "Another language model started to solve this problem"
@@ -127,10 +130,15 @@ def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_
             if raw is None:
                 view.oversized_lines += 1
                 reader.damaged(view.lines)
-            elif raw.strip() and any(tag in raw[:200] for tag in _PARSED):
+            elif raw.strip() and (any(tag in raw[:200] for tag in _PARSED) or raw.find(_OPENING, 1) > 0):
+                # why the opening: a line cut by a kill (most often a long record the reader skips, a token
+                # count, a turn_context) gets the resumed session's next record appended; that record,
+                # a prompt maybe, is past the first 200 bytes, and only a parse (after_torn) finds it
+                bad = view.bad_lines
                 record = _parse(raw, view)
-                if record is None:
+                if record is None or view.bad_lines > bad:
                     reader.damaged(view.lines)
+                if record is None:
                     continue
                 reader.quiet = text_from > 0 and fh.tell() <= text_from
                 try:
