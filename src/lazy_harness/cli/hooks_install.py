@@ -23,7 +23,9 @@ from lazy_harness.errors import SettingsError
 def leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
     """With the lazy-harness plugin enabled in ``where``, whether to leave ``target`` alone: its hooks are
     the plugin's (registered in settings.json too, the plugin's runs step aside). ``leave``: the
-    flag's answer; else ask on a terminal (default: leave it), and take the default elsewhere."""
+    flag's answer; else, when ``target`` holds ours already, write it (they run anyway: this install's
+    command replaces an older one); else ask on a terminal (default: leave it), and take the default
+    elsewhere."""
     from lazy_harness import plugin
 
     found = plugin.active(where)
@@ -36,6 +38,10 @@ def leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
     if holds:
         click.echo(f"note: {target} already holds our hooks: they run, and the plugin's step aside "
                    "(hint: lh hooks uninstall, and the plugin alone runs them)")
+    if leave is None and holds:
+        # why: they run whatever is decided here; left alone, an older version's command (or one whose
+        # virtualenv moved) stays the one that runs, so they are brought to this install's, as without the plugin
+        return False
     if leave is None:
         if not sys.stdin.isatty():
             click.echo(f"not a terminal: taking the default, {os.path.basename(target)} left alone "
