@@ -282,12 +282,18 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
 
 
 def _held(was: dict) -> dict | None:
-    """The ``hooks`` value of a backup's ``was`` without our entries (one kept by a reinstall holds
-    some), or None when it has no ``hooks`` object."""
+    """The empty event lists of the ``hooks`` value of a backup's ``was`` without our entries (one kept
+    by a reinstall holds some), or None when it has no ``hooks`` object, or one with neither an empty
+    list nor nothing in it. why only empty ones: a list the person filled, which ours leave empty now,
+    was emptied since that backup (or the backup is of an earlier file, install made this one), and
+    an empty list there is not theirs; the same for the ``hooks`` key."""
     rest = copy.deepcopy(was)
     _remove_ours(rest)
     hooks = rest.get("hooks")
-    return hooks if isinstance(hooks, dict) else None
+    if not isinstance(hooks, dict):
+        return None
+    empty = {event: groups for event, groups in hooks.items() if groups == []}
+    return empty if empty or not hooks else None
 
 
 def _given_back(data: dict, backups: list[str]) -> tuple[dict, bytes | None]:
