@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 
-def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
-    """(id, text) of the open handoff item named by its id, ``[id]`` or its exact text."""
+def open_item(memory_dir: str, ref: str, verb: str = "close") -> tuple[str, str]:
+    """(id, text) of the open handoff item named by its id, ``[id]`` or its exact text; ``verb``: the
+    command a refusal names (``lh memory <verb> ID``)."""
     state, _ = handoff.load(memory_dir)
     bare = ref.strip()
     if bare.startswith("[") and bare.endswith("]"):  # copied as lh memory show prints it: [h-1a2b3c4d]
@@ -41,10 +42,18 @@ def open_item(memory_dir: str, ref: str) -> tuple[str, str]:
             or next((i for i in items if normalise(ref) == normalise(i["text"])), None))
     if item is not None:
         return item["id"], item["text"]
-    raise _not_open(memory_dir, ref)
+    raise _not_open(memory_dir, ref, state, verb)
 
 
-def _not_open(memory_dir: str, ref: str) -> NotOpen:
+def _not_open(memory_dir: str, ref: str, state_: dict | None = None, verb: str = "close") -> NotOpen:
+    """The refusal of an item that is not open; one whose line the person reworded in handoff.md names
+    the id it is open as now. why: the line kept its ``[h-...]`` tag, so the person names the item by
+    it, and "no open handoff item" contradicted the file; nothing is closed for them (the new words
+    may say it is not done)."""
+    now_as = handoff.reworded_as(state_, ref) if state_ is not None else None
+    if now_as is not None:
+        return NotOpen(f"{ref} was reworded by hand in handoff.md and is open as {now_as['id']}: "
+                       f"{one_line(now_as['text'])[:120]!r}", hint=f"lh memory {verb} {now_as['id']}")
     return NotOpen(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
@@ -139,7 +148,7 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
         else:
             _caught_up(memory_dir, now)
             try:
-                hid, _ = open_item(memory_dir, entry_id)
+                hid, _ = open_item(memory_dir, entry_id, "forget")
             except LhError:
                 if _was_forgotten(memory_dir, entry_id):  # closed by a forget already: no change
                     return None

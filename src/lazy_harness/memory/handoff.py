@@ -38,7 +38,7 @@ from lazy_harness.atomic import FileChanged, append_line, atomic_write, file_key
 from lazy_harness.memory import files
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
-    id_for, is_stale, items, open_items, parse, read_records, record, split_ref, stamp)
+    id_for, is_stale, items, open_items, parse, read_records, record, reworded_as, split_ref, stamp)
 from lazy_harness.memory.handoff_markdown import (
     behind, markdown_records, parse_markdown, read_markdown, render, set_aside)
 from lazy_harness.memory.handoff_held import held_reasons

@@ -83,6 +83,24 @@ _WHO = {"by hand": "by hand (lh memory close)", "hand-edit": "by a hand edit of 
 _PLAIN = ("closed by hand", "removed from handoff.md by hand")
 
 
+# the reason of the close of an item whose line in handoff.md kept its tag but was reworded: the new id follows
+REWORDED = "reworded in handoff.md by hand: now "
+
+
+def reworded_as(state: dict[str, Item], hid: str) -> Item | None:
+    """The open item that closed item ``hid`` became when the person reworded its line in handoff.md
+    (the close's reason, ``REWORDED``), followed through later rewordings; None when there is none."""
+    seen: set[str] = set()
+    item = state.get(hid)
+    while item is not None and not item.is_open and item["id"] not in seen:
+        seen.add(item["id"])
+        reason = str(item.get("reason") or "")
+        if item.get("closed_by") != "hand-edit" or not reason.startswith(REWORDED):
+            return None
+        item = state.get(reason[len(REWORDED):].strip())
+    return item if item is not None and item.is_open else None
+
+
 def by_whom(session: object) -> str:
     """``by session abc``, or what a non-session change was: ``by hand (lh memory close)``..."""
     who = one_line(session or "")[:60]

@@ -32,8 +32,8 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import atomic_write, file_key
 from lazy_harness.memory import files, ids
 from lazy_harness.memory.handoff_log import (
-    CLOSE, OPEN, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record, split_ref, stamp,
-    wins)
+    CLOSE, OPEN, REWORDED, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record,
+    split_ref, stamp, wins)
 # why: the words by_whom writes for a change that is no session's; a joined note is cut only when it says
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
@@ -277,6 +277,7 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
         when, source, task_id = (written if written is not None else when), marker["session"], marker.get("task", "")
     recs: list[dict] = []
     present: set[str] = set()
+    reworded: dict[str, str | None] = {}  # an item's id -> the id of the one line that kept its tag, reworded
     for _, hid, text_, ticked in lines:
         item = state.get(hid) if hid else None
         if item is not None and normalise(text_) in ("", normalise(item["text"])):
@@ -286,6 +287,8 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
         if ticked or not normalise(text_):
             continue
         new = id_for(state, text_, recs)
+        if item is not None:  # why: two lines keeping one tag name no one item it became
+            reworded[item["id"]] = None if item["id"] in reworded else new
         known = state.get(new)
         present.add(new)
         if new in {r["id"] for r in recs} or (known is not None and known.is_open):
@@ -307,8 +310,11 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
             if hid in present or item is None or not item.is_open:
                 continue
             # why: a hand edit always postdates the render that listed the item; a clock behind must not undo it
+            # why the new id in the reason: the person closes the item by the tag they kept on the line
+            # (lh memory close ID), and the render after this import shows the line under its new id only
+            now_as = reworded.get(hid)
             rec = record(CLOSE, item["text"], source, task_id, max(when, item["key"][0]),
-                         reason="removed from handoff.md by hand", hid=hid)
+                         reason=REWORDED + now_as if now_as else "removed from handoff.md by hand", hid=hid)
             recs.append(rec)
     return recs
 
