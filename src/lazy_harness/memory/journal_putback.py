@@ -214,14 +214,20 @@ def _stale_removed(entry: dict) -> list[str]:
 
 
 def _fields_back(path: str, current: bytes, fields: dict) -> bytes | bool:
-    """A learning edited since the run, with the frontmatter fields the run changed put back; False
-    when they are no longer what the run wrote (changed again since) or cannot be read."""
+    """A learning edited since the run, with the frontmatter fields the run changed put back (as it is
+    when they are back already); False when they are neither what the run wrote nor what it found
+    (changed again since) or cannot be read."""
     from lazy_harness.memory import status_fields
 
     try:
         text = current.decode("utf-8")
         after = {k: fields["after"].get(k) for k in status_fields.STATUS_FIELDS}
-        if status_fields.fields_of(text, path) != after:
+        now = status_fields.fields_of(text, path)
+        if now == {k: fields["before"].get(k) for k in status_fields.STATUS_FIELDS}:
+            # why: put back by hand already (the person took the forget back in the editor): nothing is
+            # left to undo, and refusing kept the run one to undo at every try
+            return current
+        if now != after:
             return False
         return status_fields.with_fields(text, path, fields["before"]).encode("utf-8")
     except (LhError, UnicodeDecodeError, KeyError, TypeError, AttributeError):
