@@ -52,7 +52,7 @@ def written_paths(text: str) -> tuple[_Written, ...]:
     closer, depth = None, 0
     for n, raw in enumerate(text.split("\n"), 1):  # why: TOML ends lines at \n only, as tomllib counts them
         at_top = closer is None and depth == 0
-        closer, depth = _scan(raw, closer, depth)
+        closer, depth, _ = _scan(raw, closer, depth)
         line = _line_path(raw.strip()) if at_top else None
         if line is None:
             continue
@@ -108,15 +108,26 @@ def _equals_at(line: str) -> int:
     return -1
 
 
-def _scan(line: str, closer: str | None, depth: int) -> tuple[str | None, int]:
+def deepest_line(text: str) -> tuple[int, int]:
+    """(the first line where brackets and braces, counted outside strings and comments, are open more
+    than at any line before, its depth there): where the deepest value of ``text`` goes down."""
+    closer, depth, best = None, 0, (1, 0)
+    for n, raw in enumerate(text.split("\n"), 1):
+        closer, depth, deepest = _scan(raw, closer, depth)
+        if deepest > best[1]:
+            best = (n, deepest)
+    return best
+
+
+def _scan(line: str, closer: str | None, depth: int) -> tuple[str | None, int, int]:
     """Where a line leaves off: the closing quotes of a multi-line string still open, and how many
-    brackets and braces are open, counting outside strings and comments."""
-    i = 0
+    brackets and braces are open, counting outside strings and comments; and the most open on it."""
+    i, deepest = 0, depth
     while i < len(line):
         if closer is not None:
             i = _string_end(line, i, closer)
             if i < 0:
-                return closer, depth
+                return closer, depth, deepest
             closer = None
             continue
         c = line[i]
@@ -130,8 +141,9 @@ def _scan(line: str, closer: str | None, depth: int) -> tuple[str | None, int]:
                 break  # why: a string never closed is a syntax error tomllib already reported
         else:
             depth += (c in "[{") - (c in "]}")
+            deepest = max(deepest, depth)
             i += 1
-    return closer, depth
+    return closer, depth, deepest
 
 
 def _string_end(line: str, i: int, quote: str) -> int:

@@ -378,29 +378,13 @@ def _key_text(names: tuple[str, ...]) -> str:
     return ".".join(n if re.fullmatch(r"[A-Za-z0-9_-]+", n) else json.dumps(n) for n in names)
 
 
-DEEP = 100  # nesting levels past which a value is named as too deep (tomllib's stack gives out near 1,000)
-
-
 def _deep_message(path: str, text: str) -> str:
-    """The error for a value nested past the parser's stack, at the line where it goes ``DEEP`` levels
-    down (brackets and braces counted outside strings and comments)."""
-    depth, line, quote = 0, 1, ""
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            line, quote = line + 1, ""  # why: a comment ends here; a string spanning lines is not counted in
-        elif quote:
-            if ch == quote[0] and (quote != '"' or text[i - 1] != "\\"):
-                quote = ""
-        elif ch in "'\"#":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-            if depth > DEEP:
-                break
-        elif ch in "]}":
-            depth -= 1
-    return (f"{path}:{line}: TOML syntax error: a value nested more than {DEEP} levels deep (arrays or inline "
-            "tables inside each other), past what can be read; write it flat")
+    """The error for a value nested past the parser's stack, at the line where it goes deepest."""
+    from lazy_harness.config.key_lines import deepest_line
+
+    line, depth = deepest_line(text)
+    return (f"{path}:{line}: TOML syntax error: a value nested {depth} levels deep (arrays or inline tables "
+            "inside each other), past what can be read; write it flat")
 
 
 def _long_number_message(path: str, text: str, msg: str) -> str:
