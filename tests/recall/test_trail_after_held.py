@@ -9,12 +9,10 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.memory import files, ids
-from tests.cli.lhrun import invoke
-from tests.hooks.hookrun import hook_log, run_hook
+from tests.recall.test_show_prompt_matches_hook_trail_after_waiting import PROMPT, command_and_hook
 from tests.support import memory_samples as ms
 
 NOW = time.time()
-PROMPT = "how do I keep the docker layer cache when I copy requirements and the source"
 HELD = "Docker COPY of requirements and source invalidates the layer cache"
 NOTE = "The CI image installs requirements from a pinned lock file"
 
@@ -29,17 +27,8 @@ def test_a_note_is_not_left_out_as_trailing_a_match_the_hold_check_holds(tmp_pat
                     tags=["docker", "requirements"], project="projB"),
         *(ms.decision(NOW - 20 * ms.DAY, f"The {what} keeps its settings in one file", "simple", project="projB")
           for what in ("stylesheet", "mailer", "wishlist", "admin panel", "billing page"))])
-    os.makedirs(os.path.dirname(paths.config_file()), exist_ok=True)
-    with open(paths.config_file(), "w", encoding="utf-8") as fh:  # the similarity bar (the default)
-        fh.write("[context]\nenabled = false\n[recall]\nresident_minutes = 0\n")
-    ms.index_now()
     held, note = ids.entry_id("decision", HELD), ids.entry_id("decision", NOTE)
-    out = invoke("memory", "show", "--project", b, "--prompt", PROMPT)
-    assert out.code == 0, out.err
-    r = run_hook("UserPromptSubmit", {"session_id": "s-new", "cwd": b, "hook_event_name": "UserPromptSubmit",
-                                      "prompt": PROMPT})
-    assert r.returncode == 0, r.stderr
-    last = hook_log(paths.claude_dir())[-1]
+    out, r, last = command_and_hook(b, PROMPT)
     assert f"held={held}" in last, last
     assert r.stdout, last  # the note passes the bar: the held decision is no match beside it
     hook = json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]
