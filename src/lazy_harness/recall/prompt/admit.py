@@ -53,35 +53,21 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
                                                owned.adopted)
 
 
-def hold_indexed(ranked: list[dict], mdir: str, env: Env | None) -> None:
-    """The hold check's verdicts the index keeps, on the candidates that pass, before the trail rule
-    (``rank.by_similarity``'s ``withheld``): a best match held back is given to no session, so it sets
-    no bar for the others. Each held one gets ``held`` and no longer passes. Those the index holds no
-    verdict for are left to :func:`screen` (its rules cost milliseconds a text)."""
-    approvals: list[Container[str]] = []
-    for c in ranked:
-        if c["passes"] and c.get("hold") and not c.get("held") and not _approved(c, mdir, env, approvals):
-            c["passes"], c["held"] = False, c["hold"]
-
-
-def screen(cands: list[dict], mdir: str, limit: int, env: Env | None) -> tuple[list[dict], list[dict]]:
-    """(the candidates the hold check lets through, those it holds back); each held one gets ``held``.
-    No more are looked at once ``limit`` are through (what a prompt can show)."""
+def hold_back(ranked: list[dict], mdir: str, env: Env | None) -> None:
+    """The hold check on the candidates that pass, before the trail rule (``rank.by_similarity``'s
+    ``withheld``) and again for those the strength bar passed: a best match held back is given to no
+    session, so it sets no bar for the others. The index keeps every entry's verdict; one it holds none
+    for (a row gone between the search and ``attach``) is checked here. Each held one gets ``held`` and
+    no longer passes, unless the person approved it."""
     approvals: list[Container[str]] = []  # the approved ids, read once when first needed
-    kept: list[dict] = []
-    out: list[dict] = []
-    for c in cands:
-        if len(kept) >= limit:
-            break
+    for c in ranked:
+        if not c["passes"] or c.get("held"):
+            continue
         why = c.get("hold")
-        if why is None:  # not checked when indexed: checked now
-            why = c["hold"] = trust.every_reason(f"{c.get('title') or ''} {c.get('detail') or ''}")
+        if why is None:
+            why = c["hold"] = trust.every_reason(f"{c.get('title') or ''} {c.get('detail') or ''}") or ""
         if why and not _approved(c, mdir, env, approvals):
-            c["held"] = why
-            out.append(c)
-        else:
-            kept.append(c)
-    return kept, out
+            c["passes"], c["held"] = False, why
 
 
 def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str]]) -> bool:

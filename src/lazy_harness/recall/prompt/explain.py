@@ -63,7 +63,7 @@ def left_out(shown: list[dict[str, Any]], info: Mapping[str, Any], already: Coll
     session already; ``no room``: past ``recall.max_items`` or ``recall.max_chars``) and that reason before
     the bar's in ``why``: the table marks ``pass`` only what the prompt gets."""
     kept = {c["id"] for c in info["kept"]}
-    admitted = {c["id"] for c in info["admitted"]}  # let through by the hold check (``admit.screen``)
+    admitted = {c["id"] for c in info["admitted"]}  # within recall.max_items
     for c in shown:
         if not c["passes"] or c["id"] in kept:
             continue

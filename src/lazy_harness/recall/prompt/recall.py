@@ -133,19 +133,15 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
 
         ranks = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
         unseen = usage.order(unseen, lambda c: c["id"], ranks)
-    # why: the hold check reads entries' text (its rules cost milliseconds when they must run): only
-    # as many as the prompt can show, and those not shown to this session yet
-    fresh, held_back = admit.screen(unseen, mdir, max(0, int(settings["max_items"])), env)
-    for c in held_back:  # why: one state in every view: the "why" table says held, not pass (ADR 0032)
-        c["passes"] = False
-    held = [c for c in ranked if c.get("held")]  # these, and those held before the trail rule
+    fresh = unseen[:max(0, int(settings["max_items"]))]
+    held = [c for c in ranked if c.get("held")]  # held back by the hold check before they could pass
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
-    if not text and len(unseen) > len(held_back):  # passed, not shown yet, not held: the budget kept them out
+    if not text and unseen:  # passed, not shown yet: the budget kept them out
         head = rank.units(rank.heading(mdir, ldir))
         info["budget"] = "recall.max_items is 0" if not fresh else (  # then none was looked at
             f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header")
-    info.update(indexed=indexed, ranked=ranked, held=held, passed=len(passing) - len(held_back),
+    info.update(indexed=indexed, ranked=ranked, held=held, passed=len(passing),
                 already=len(passing) - len(unseen), admitted=fresh, kept=kept, chars=rank.units(text or ""),
                 max_chars=budget, memory_dir=mdir, project=project)
     return text, info
@@ -177,11 +173,12 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
             ranked = [c for c in ranked if c["sess"] not in session]
         def withheld(rows: list[dict[str, Any]]) -> None:
             waiting(rows, keys, project, cross, env)
-            admit.hold_indexed(rows, mdir, env)
+            admit.hold_back(rows, mdir, env)
 
         # why these first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
         ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project, withheld)
         waiting(ranked, keys, project, cross, env)  # those the strength bar passed when no similarity ran
+        admit.hold_back(ranked, mdir, env)
         info["entries"] = lookup.doc_count(conn)
         return ranked, info
     except Exception as exc:
