@@ -327,10 +327,19 @@ def remote_key(normalized: str) -> str:
     return f"git-{readable}-{digest}"
 
 
+def remote_lookup_files(env: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], str]:
+    """(the person's git config files, in the order git reads them: ``$XDG_CONFIG_HOME/git/config``,
+    else ``~/.config/git/config``, then ``~/.gitconfig``; their ssh config ``~/.ssh/config``): where a
+    remote's shorthand is spelled out (``project_identity.origin``). Names only: read only for such a remote."""
+    e = _env(env)
+    return (os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "git", "config"),
+            os.path.join(home(e), ".gitconfig")), os.path.join(home(e), ".ssh", "config")
+
+
 def memory_key(root: str) -> str:
     """The folder name of a project's memory: its normalized origin when it has one (the same
     project on every machine), else its path key (the project stays on its machine)."""
-    normalized = project_identity.origin(root)
+    normalized = project_identity.origin(root, remote_lookup_files)
     return remote_key(normalized) if normalized else project_key(root)
 
 

@@ -16,11 +16,23 @@ repository from another user's folder, could otherwise name one of our projects'
 that project's memory read into a session there. Its folders are then their own projects, keyed by
 path. Files are read only when regular (a FIFO planted there would hold a hook until Claude Code
 kills it).
-Hot path: only ``os`` (and ``stat``, which ``os`` loads).
+How a remote's spellings are read as one is ``remote_spelling``'s (text in, text out); the files it
+reads are read here.
+Hot path: only ``os`` (and ``stat``, which ``os`` loads); ``remote_spelling`` (``os`` only) when an
+origin is asked for.
 """
 
 import os
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+
+TYPE_CHECKING = False  # why: not typing's (hot path: house style section 3)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+# why remote_spelling is imported in the functions: the hooks' launcher imports this module (through
+# paths) before the bundle of hot modules is in place (hotload.py); one module more there is a file
+# found and read at every hook's start, while the functions run after it, served from the bundle
 
 
 def _ours(st: os.stat_result) -> bool:
@@ -325,67 +337,65 @@ def _git_config_of(root: str) -> str | None:
     return os.path.join(_common_dir(gitdir) or gitdir, "config")
 
 
+def normalize_remote(url: str) -> str | None:
+    """``remote_spelling.normalize_remote``: one form for the ways of writing one remote."""
+    from lazy_harness import remote_spelling
+
+    return remote_spelling.normalize_remote(url)
+
+
+def _config_text(root: str) -> str | None:
+    path = _git_config_of(root)
+    return None if path is None else _read(path, 65536)
+
+
+def _url_in(text: str | None) -> str:
+    """The first ``remote.origin.url`` of a config file's text, as git fetches from it; "" when none."""
+    from lazy_harness import remote_spelling
+
+    urls = remote_spelling.config_values(text, "remote", "origin", "url") if text else []
+    return urls[0].strip() if urls else ""
+
+
 def origin_url(root: str) -> str | None:
     """``remote.origin.url`` from the repository's config file (read directly: no git process)."""
-    path = _git_config_of(root)
-    if path is None:
-        return None
-    text = _read(path, 65536)
-    if text is None:
-        return None
-    section = None
-    for raw in text.split("\n"):
-        line = raw.strip()
-        if line.startswith("["):
-            section = " ".join(line.strip("[]").replace('"', " ").split()).lower()
-            continue
-        if section == "remote origin" and "=" in line:
-            key, _, value = line.partition("=")
-            if key.strip().lower() == "url":
-                return value.strip().strip('"') or None
-    return None
+    return _url_in(_config_text(root)) or None
 
 
-def normalize_remote(url: str) -> str | None:
-    """``host/owner/repo`` for the forms of one remote: ``git@host:owner/repo.git``,
-    ``https://user@host/owner/repo``, ``ssh://git@host:22/owner/repo.git`` are equal (an IPv6 host
-    as ``[address]``); a local path stays a path. None for an empty URL."""
-    u = url.strip()
-    if not u:
-        return None
-    _, sep, rest = u.partition("://")
-    if _local_path(u):
-        return os.path.normpath(rest if sep else u) or None
-    if sep:
-        hostpart, _, path = rest.partition("/")
-    else:  # scp form: host:owner/repo; an IPv6 host in brackets holds colons of its own
-        closed = u.find("]:") + 1 if "@[" in u or u.startswith("[") else 0
-        hostpart, path = u[:u.find(":", closed)], u[u.find(":", closed) + 1:]
-    host = hostpart.rpartition("@")[2]
-    # why: an IPv6 literal is its bracketed address (split at its first colon, every one was "[")
-    host = host[:host.find("]") + 1] if host.startswith("[") and "]" in host else host.split(":", 1)[0]
-    path = path.strip("/")
-    if path.endswith(".git"):
-        path = path[:-4]
-    path = "/".join(p for p in path.split("/") if p and p not in (".", ".."))
-    return f"{host.lower()}/{path}" if host and path else None
-
-
-def origin(root: str) -> str | None:
+def origin(root: str, lookups: "Callable[[], tuple[tuple[str, ...], str]] | None" = None) -> str | None:
     """The normalized ``remote.origin.url`` of the repository whose main working tree is ``root``
     (``host/owner/repo``); None without an origin, or when it is a local path, absolute or relative
-    (a path names no project on another machine)."""
-    url = origin_url(root)
-    normalized = normalize_remote(url) if url else None
-    return normalized if normalized and not _local_path(url or "") else None
+    (a path names no project on another machine).
+
+    A remote that may be a shorthand (``remote_spelling.needs_lookup``: a host without a dot, a scheme
+    git does not speak) is first read as git and ssh would: the ``url.<base>.insteadOf`` of the
+    repository's config and of the git config files ``lookups()`` names (the user's:
+    ``paths.remote_lookup_files``), then for an ssh URL the ``HostName`` of its host alias in the ssh
+    config file it names. Only then are those named and read, each only when it is a regular file of
+    ours (:func:`_read`); an odd one changes nothing. Never raises on what the files hold."""
+    from lazy_harness import remote_spelling
+
+    text = _config_text(root)
+    url = _url_in(text)
+    if not url:
+        return None
+    hostname = None
+    if remote_spelling.needs_lookup(url):
+        url, hostname = _respelled(url, text or "", lookups)
+    if remote_spelling.local_path(url):
+        return None
+    return remote_spelling.normalize_remote(url, hostname)
 
 
-def _local_path(url: str) -> bool:
-    """Whether ``url`` is a folder on this machine (``/srv/app.git``, ``../app.git``, ``file://...``)
-    rather than a host's: such an origin names no project, and a relative one not even one folder
-    (two repositories side by side with ``../app.git`` are two projects)."""
-    u = url.strip()
-    scheme, sep, _ = u.partition("://")
-    if sep:
-        return scheme.lower() == "file"
-    return not (":" in u and "/" not in u.split(":", 1)[0] and not os.path.isabs(u))
+def _respelled(url: str, repo_config: str,
+               lookups: "Callable[[], tuple[tuple[str, ...], str]] | None") -> tuple[str, str | None]:
+    """(``url`` after git's insteadOf, the ``HostName`` its ssh host alias stands for or None)."""
+    from lazy_harness import remote_spelling
+
+    git_files, ssh_file = lookups() if lookups else ((), "")
+    texts = [t for t in (_read(f, 65536) for f in git_files) if t] + [repo_config]
+    url = remote_spelling.rewritten(url, texts)
+    if not ssh_file or not remote_spelling.needs_lookup(url) or not remote_spelling.is_ssh(url):
+        return url, None
+    ssh = _read(ssh_file, 1 << 18)
+    return url, remote_spelling.ssh_hostname(remote_spelling.host_of(url), ssh) if ssh else None
