@@ -22,6 +22,13 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 MAX_BYTES = 1_000_000
+# A record's message as written, escapes counted (at most 32 KiB of UTF-8). why a bound at write time:
+# an exception message carrying a whole model answer made one line of megabytes, which ``lh logs``
+# does not read (memory.lines.MAX_LINE) and which rotated the log's other lines away. A longer one
+# keeps its start and its end (a hook line's event and session, its decision and time) around
+# `` … [cut N chars] … ``, N the characters that went; whole texts are in the task's .error file.
+MAX_LINE_CHARS = 8192
+CUT_KEPT_END = 256  # characters of a cut message's end that are kept
 HOOKS = "hooks.log"
 WORKER = "worker.log"
 SPAWN = "compound-loop.log"
@@ -69,7 +76,7 @@ def write(name: str, message: str, env: Mapping[str, str] | None = None, now: fl
     try:
         path = log_path(name, env)
         private.make(os.path.dirname(path))  # why: never into a logs folder another user can write (ADR 0031)
-        message = terminal_safe(message.replace("\n", " ").replace("\r", " "))
+        message = capped(terminal_safe(message.replace("\n", " ").replace("\r", " ")))
         line = f"{stamp(now)} {message}\n".encode("utf-8", "replace")
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
         try:
@@ -84,6 +91,28 @@ def write(name: str, message: str, env: Mapping[str, str] | None = None, now: fl
             os.close(fd)
     except OSError:
         pass
+
+
+def capped(message: str, limit: int = MAX_LINE_CHARS) -> str:
+    """``message`` whole when it fits in ``limit`` characters, else its start and its last
+    :data:`CUT_KEPT_END` characters around `` … [cut N chars] … ``; an escape ``\\uXXXX`` that
+    :func:`terminal_safe` wrote is kept or dropped whole on either side."""
+    if len(message) <= limit:
+        return message
+    end = len(message) - min(CUT_KEPT_END, limit // 4)
+    mark = f" … [cut {len(message)} chars] … "  # why the whole length: the widest N can be
+    head = max(0, limit - (len(message) - end) - len(mark))
+    head, end = _off_escape(message, head, back=True), _off_escape(message, end, back=False)
+    return f"{message[:head]} … [cut {end - head} chars] … {message[end:]}"
+
+
+def _off_escape(text: str, at: int, back: bool) -> int:
+    """``at``, or the nearest edge (before it when ``back``) of a six-character escape ``\\uXXXX``
+    that it falls inside."""
+    start = text.rfind("\\u", max(0, at - 5), at)
+    if start < 0 or start + 6 <= at:
+        return at
+    return start if back else start + 6
 
 
 def _rotate(path: str) -> None:

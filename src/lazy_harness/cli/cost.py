@@ -69,8 +69,26 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
     if told and verdict.allowed and (notice.read_raw() or ("",))[0] != notice.PAUSED:
         # why: the notice is written for SessionStart, which points at lh doctor; here it is lh doctor
         shown = told.removeprefix("lazy-harness: ").removesuffix(f" ({notice.SEE_DOCTOR})")
-        rows.append(("warn", "distillation", shown, "lh logs; lh queue"))
+        rows.append(("warn", "distillation", shown, notice_hint(shown, cfg)))
     return rows
+
+
+NOTICE_HINT = "lh logs; lh queue"
+# why here: the notice keeps a failure's message, not its hint; these say what llm.call's and
+# codex_distill's hints for a refused login say, each for its distiller
+LOGIN_HINTS = {"claude": "claude /login (or set ANTHROPIC_API_KEY)",
+               "codex": "codex login (or check the provider's API key)"}
+
+
+def notice_hint(shown: str, cfg: Config) -> str:
+    """The hint of the failing notice's row: how to log in to the distiller in use when the login was
+    refused, else where to look. The cause is the one the notice quotes first (``authentication was
+    refused``: ``llm.SAID``, the words of the ledger's outcome ``auth``), read back by ``llm.cause_said``."""
+    from lazy_harness.worker import codex_distill, llm
+
+    if llm.cause_said(shown.removeprefix("distillation failing, ")) != "auth":
+        return NOTICE_HINT
+    return LOGIN_HINTS[codex_distill.chosen(cfg)]
 
 
 def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:

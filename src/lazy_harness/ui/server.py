@@ -20,11 +20,7 @@ Who may look: the person who started it. Four random secrets, each made at start
 A request whose Host header is not this server's address gets 403 (another site's name pointed at
 127.0.0.1, DNS rebinding). Secrets are compared with ``hmac.compare_digest``.
 
-Who may hold it up: nobody, token or not. A connection has ``HEAD_TIMEOUT`` seconds from its accept
-to send its whole request head, else it is closed. At most ``cap()`` connections are handled at once;
-a new one past the cap closes the oldest still waiting for its head, or itself when every one has
-sent its head. Out of file descriptors, accept backs off instead of spinning. A client that goes
-away (broken pipe, reset, timeout) is no news for the terminal.
+Who may hold it up: nobody (ui/connections.py).
 """
 
 from __future__ import annotations
@@ -47,6 +43,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 from lazy_harness import config, detach, private
 from lazy_harness.errors import LhError
 from lazy_harness.ui import actions, reading, sections
+from lazy_harness.ui.connections import HEAD_TIMEOUT, Connections, cap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,9 +52,7 @@ if TYPE_CHECKING:
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
 NOTES_KEPT = 50
-HEAD_TIMEOUT = 5.0  # seconds from accept to a complete request head (request line and headers)
 ANSWER_TIMEOUT = 30.0  # seconds each read or write may take once the head is in (a form's body, the page)
-MAX_CONNECTIONS = 64  # handled at once, and at most a quarter of the open files allowed (``cap``)
 ACCEPT_PAUSES = (0.01, 0.25)  # out of file descriptors: the first pause before accept again, the longest
 _OUT_OF = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 _ASSET = re.compile(r"^[a-z0-9_-]+\.(css|js|png|svg)$")
@@ -71,74 +66,6 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
     "X-Frame-Options": "DENY",
 }
-
-
-def cap() -> int:
-    """How many connections are handled at once: ``MAX_CONNECTIONS``, or a quarter of the open files
-    this process may hold when that is fewer (the page itself reads files while it answers)."""
-    import resource
-
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    if soft == resource.RLIM_INFINITY:
-        return MAX_CONNECTIONS
-    return max(2, min(MAX_CONNECTIONS, soft // 4))
-
-
-class Connections:
-    """The connections being handled, oldest first, each with the deadline of its request head (None
-    once the head is in). Thread-safe: the accept loop admits and expires, handlers say heard and done."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self.lock = threading.Lock()
-        self.live: dict[socket.socket, float | None] = {}
-
-    def admit(self, conn: socket.socket, now: float) -> bool:
-        """Whether ``conn`` is handled: at the cap, the oldest connection still waiting for its head is
-        closed to make room; when every one has sent its head, ``conn`` is not handled."""
-        with self.lock:
-            if len(self.live) >= self.most and not self._drop_oldest():
-                return False
-            self.live[conn] = now + HEAD_TIMEOUT
-            return True
-
-    def heard(self, conn: socket.socket) -> None:
-        with self.lock:
-            if conn in self.live:
-                self.live[conn] = None
-
-    def done(self, conn: socket.socket) -> None:
-        with self.lock:
-            self.live.pop(conn, None)
-
-    def expire(self, now: float) -> None:
-        """Close every connection whose head did not arrive by its deadline."""
-        with self.lock:
-            late = [c for c, deadline in self.live.items() if deadline is not None and deadline <= now]
-            for conn in late:
-                del self.live[conn]
-                _cut(conn)
-
-    def drop_oldest(self) -> bool:
-        with self.lock:
-            return self._drop_oldest()
-
-    def _drop_oldest(self) -> bool:
-        oldest = next((c for c, deadline in self.live.items() if deadline is not None), None)
-        if oldest is None:
-            return False
-        del self.live[oldest]
-        _cut(oldest)
-        return True
-
-
-def _cut(conn: socket.socket) -> None:
-    """End ``conn`` for its handler: its blocked read returns the end of the stream, and the handler
-    closes it (not closed here: the descriptor is the handler's until it finishes)."""
-    try:
-        conn.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
 
 
 class UiServer(ThreadingHTTPServer):
