@@ -280,8 +280,11 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
             extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec, kind)
             tag = state.label(states.record(kind, eid, rec))
+            # why the index's provenance phrase through search's label: the words lh memory search gives
+            came = search_core.came_from({"prov": provenance.describe(rec, kind)})
             echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
-                 + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else ""))
+                 + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else "")
+                 + (f"  [{one_line(came, 80)}]" if came else ""))
         _more(title.lower(), len(records), len(shown))
         _say_skipped(path)
     if "learnings" in picked:

@@ -57,14 +57,16 @@ def _not_open(memory_dir: str, ref: str, state_: dict | None = None, verb: str =
     return NotOpen(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
 
 
-def _caught_up(memory_dir: str, now: float) -> None:
+def _caught_up(memory_dir: str, project: str, now: float) -> None:
     """Before a close or forget reads the open items (under :func:`one_at_a_time`): a persist a killed
     worker left unfinished is rolled back, as the worker does before it reads (its items were never
     committed: closing one closed nothing, and the next worker opened it again); a hand edit of
     handoff.md is recorded, and handoff.md is rendered again when it is behind its log (a close killed
-    before its render: the retry, told the item is not open, never rendered it)."""
+    before its render: the retry, told the item is not open, never rendered it). ``project``: the name
+    its header gives (``project=``), as every render of the project's handoff.md gives it."""
     if os.path.isdir(memory_dir):
-        handoff.import_hand_edits(memory_dir, {"session_id": "by hand", "task_id": ""}, now, if_behind=True)
+        handoff.import_hand_edits(memory_dir, {"session_id": "by hand", "task_id": "", "project": project}, now,
+                                  if_behind=True)
 
 
 def _close_item(memory_dir: str, j: journal.Journal, hid: str, reason: str, who: str, now: float) -> None:
@@ -146,7 +148,7 @@ def _forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, ki
                 if was[0] != state.SUPERSEDED:  # why: replaced itself, what it replaced is its replacement's
                     shown.extend(changes.release(memory_dir, j, entry_id))
         else:
-            _caught_up(memory_dir, now)
+            _caught_up(memory_dir, project, now)
             try:
                 hid, _ = open_item(memory_dir, entry_id, "forget")
             except LhError:
@@ -217,7 +219,7 @@ def close(memory_dir: str, project: str, ref: str, reason: str, now: float) -> t
     :func:`one_at_a_time`: a second close of the item sent at once is told it is not open."""
     reason = reason_of(reason)
     with one_at_a_time(memory_dir):
-        _caught_up(memory_dir, now)
+        _caught_up(memory_dir, project, now)
         hid, text = open_item(memory_dir, ref)
         run = journalled_run(memory_dir, "close", project, f"close {hid}: {reason}",
                              lambda j, now: _close_item(memory_dir, j, hid, reason, "by hand", now), now)

@@ -381,7 +381,9 @@ def close_handoff_items(memory_dir: str, items: list[tuple[str, str]], who: str,
     from lazy_harness.memory import handoff
 
     state_file, rendered = os.path.join(memory_dir, handoff.STATE), os.path.join(memory_dir, files.HANDOFF)
-    meta = {"session_id": who, "task_id": j.run}
+    # why the run's project: handoff.md's header names it (``project=``), as the worker's render does;
+    # ``folder_names.handoff_name`` reads the folder's name from there
+    meta = {"session_id": who, "task_id": j.run, "project": j.data.get("project") or ""}
     # why before the journal looks: an item added to handoff.md by hand is recorded by the first write
     # after it; inside this run, undoing the run took the person's item out with the close
     handoff.import_hand_edits(memory_dir, meta, now)

@@ -10,9 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
+from lazy_harness.logfile import one_line
 from lazy_harness.memory import journal, provenance
 from lazy_harness.memory.fence import from_origin
 from lazy_harness.memory.handoff_log import by_whom
+from lazy_harness.recall import search
 from lazy_harness.ui import entry_names, hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
 from lazy_harness.ui.markup import LIMIT, day_of, esc, forget_or_why, form, text, when_of
 
@@ -131,6 +133,10 @@ def _records_section(v: View, kind: str, detail: str, anchor: str) -> str:
                 f'<bdi>{esc(_text(extra))}</bdi></p>' if extra else "")
         head = (f'<span class="meta">{esc(day_of(rec.get("ts")))}</span> '
                 f'{text(rec.get("summary"))}')
+        # why search's label of the index's provenance phrase: the words lh memory search and show give
+        came = search.came_from({"prov": provenance.describe(rec, kind)})
+        if came:  # another machine's entry (sync): escaped, its machine and author are synced text
+            head += f' <span class="meta">{esc(one_line(came, 80, safe=False))}</span>'
         return rec["id"], head, body
 
     every = memory_lists.entries(v.project, kind)
