@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from lazy_harness.memory import ids
+from lazy_harness.memory.sanitize import normalise
 
 SHORT_CHARS = 200  # summaries, titles, one handoff line
 LONG_CHARS = 2000  # context, rationale, root cause, learning text...
@@ -211,15 +212,39 @@ def _item(section: str, raw: dict) -> tuple[dict | None, list[str]]:
     if unknown:
         notes.append("unknown keys ignored: " + ", ".join(snippet(k)[:40] for k in unknown[:5])
                      + (" ..." if len(unknown) > 5 else ""))
-    missing = [name for name in _REQUIRED[section] if not item.get(name)]
-    if missing:
-        return None, [f"missing {' and '.join(missing)}"] + notes
-    if section == "failures" and not (item["root_cause"] or item["prevention"]):
-        return None, ["neither root_cause nor prevention"] + notes
+    refused = _refused(section, item)
+    if refused:
+        return None, [refused] + notes
     if section == "learnings" and not ids.title_key(item["title"]):
         # why: the plan skips it as "learning without a title", which names neither it nor its title
         notes.append(f"title {snippet(item['title'])!r} has no letter, digit or symbol: not written")
     return item, notes
+
+
+def _refused(section: str, item: dict) -> str | None:
+    """Why the checked ``item`` of ``section`` cannot be kept, or None."""
+    missing = [name for name in _REQUIRED[section] if not item.get(name)]
+    if missing:
+        return f"missing {' and '.join(missing)}"
+    if section == "failures" and not (item["root_cause"] or item["prevention"]):
+        return "neither root_cause nor prevention"
+    if section != "learnings" and not normalise(item["summary"]):
+        # why: the store keys an entry by its normalised summary; one of symbols only (emoji) has none and
+        # was skipped there without naming it (a learning's title of symbols is one: ids.title_key)
+        return f"summary {snippet(item['summary'])!r} is only symbols or punctuation"
+    return None
+
+
+def _says_nothing(item: str) -> bool:
+    """Whether the handoff ``item`` is empty once the store reads it (memory/handoff_log.py: an unticked
+    box taken off, then an id it names): no id, and nothing left by ``normalise``. An item naming an id is
+    the store's to judge (an open item restated); a ticked one it drops as a close."""
+    from lazy_harness.memory.handoff_log import split_ref
+
+    if item[:3] in ("[x]", "[X]"):
+        return False
+    hid, text = split_ref(item[3:].strip() if item[:3] == "[ ]" else item)
+    return hid is None and not normalise(text)
 
 
 def validate(obj: Any) -> tuple[dict, list[str]]:
@@ -311,6 +336,9 @@ def _handoff_strings(value: Any, section: str, result: dict, problems: list[str]
         text, fixes = clean_text(text, SHORT_CHARS * 2, one_line=True)
         if not text:
             problems.append(f"{section}[{index}]: empty, dropped")
+            continue
+        if section == "handoff" and _says_nothing(text):
+            problems.append(f"{section}[{index}]: {snippet(text)!r} is only symbols or punctuation, dropped")
             continue
         if fixes:
             problems.append(f"{section}[{index}]: {'; '.join(fixes)}")

@@ -161,7 +161,27 @@ def _persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, n
     from lazy_harness.memory import store
 
     sweep_stale_temps(memory_dir)  # what a killed worker may have left half-written
+    _roll_back_killed(memory_dir, env, memory_root, log)
     plan = store.plan(distilled, memory_dir, learnings_dir, meta, now, env=env, root=memory_root)
     for problem in plan.problems:  # what only the memory can tell: an unknown item closed
         log(f"answer: {problem}")
     return plan, store.apply(plan, before_commit)
+
+
+def _roll_back_killed(memory_dir: str, env: Env | None, memory_root: str, log: Log) -> None:
+    """Roll back a persist of ``memory_dir`` a killed writer left unfinished (memory/intent.py), under the
+    folder's lock, before this one is planned; each line it returns logged (a learning of it kept, as the
+    person edited it since, is named). The worker's start rolls such a persist back too; this covers a
+    persist that comes first (``lh distill``, a worker whose own rollback failed).
+
+    why before the plan: planned against it, the re-run took the killed persist's lines and learning for
+    written, then the rollback in ``store.apply`` took them out: lost; and what it kept went unsaid."""
+    from lazy_harness.memory import files, intent, plan
+
+    if not os.path.isdir(memory_dir):
+        return  # a folder not made yet holds no persist
+    plan.check_memory_dir(memory_dir, env, memory_root)  # why first: no lock taken in a folder not ours
+    with files.FolderLock(memory_dir):
+        said = intent.recover(memory_dir, env)
+    for line in said:
+        log(f"{memory_dir}: {line}")

@@ -10,7 +10,8 @@ TAIL_BYTES of the file, then in what the file grows by, re-reading only when its
 at most WAIT_SECONDS: it cuts the start of each of their texts as the hook did
 (``queue.turn_start``) and compares digests. Not found by then: the worker reads what is there, as
 it always did; the next task of the session gets the rest. A false match (two starts with one
-digest) could only end the wait early, the same as a timeout.
+digest) could only end the wait early, the same as a timeout. A record appended to a torn line (a
+writer killed mid-line, then resumed) counts, as the reader reads it (``transcript_lines.after_torn``).
 
 A task written by the previous release carries the text itself. For one release it is still looked
 for as before: JSON-escaped as it appears inside a transcript line, anywhere in those bytes.
@@ -25,6 +26,7 @@ import time
 from typing import TYPE_CHECKING
 
 from lazy_harness import queue
+from lazy_harness.worker.transcript_lines import after_torn
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -70,7 +72,10 @@ def _holds(line: bytes, digest: str) -> bool:
     try:
         record = json.loads(line)
     except (ValueError, RecursionError):
-        return False  # the cut first line of a tail, or a line being written
+        # the cut first line of a tail, or a line being written: no turn. Or a whole record appended to a
+        # torn line (a writer killed mid-line, then resumed), which the reader reads: the turn, if its own.
+        # why: not found, it was waited for WAIT_SECONDS, then logged as missing though it was there
+        record = after_torn(line)
     if not isinstance(record, dict) or record.get("type") not in ("assistant", "response_item"):
         return False
     for text in _texts(record):
