@@ -134,7 +134,7 @@ def test_a_close_that_closed_nothing_fails_and_journals_no_run(tmp_path, monkeyp
         if hid is not None and _unfinished():
             break
         intent.recover_all()
-    monkeypatch.setattr(by_hand, "_caught_up", lambda memory_dir, now: None)  # the persist came after it
+    monkeypatch.setattr(by_hand, "_caught_up", lambda memory_dir, project, now: None)  # the persist came after it
     error = _person(what, mdir, ldir, hid)
     assert error is not None and "no open handoff item" in error
     assert journal.runs(mdir) == []
