@@ -54,15 +54,15 @@ def write_locked(path: str, data: bytes) -> int:
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        write_all(fd, data)
-        os.fsync(fd)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:
+            raise named(exc, path) from None
         os.replace(tmp, path)
     except BaseException:
         os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink_quiet(tmp)
         raise
     fsync_dir(folder)
     return fd
@@ -185,7 +185,7 @@ def atomic_write(path: str, data: str | bytes, mode: int = FILE_MODE, exclusive:
     except OSError as exc:
         os.close(fd)
         _unlink_quiet(tmp)
-        raise _named(exc, path) from None
+        raise named(exc, path) from None
     except BaseException:
         os.close(fd)
         _unlink_quiet(tmp)
@@ -268,15 +268,15 @@ def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False)
                 write_all(fd, data)
                 os.fsync(fd)
             except OSError as exc:
-                raise _named(exc, path) from None
+                raise named(exc, path) from None
             return
         finally:
             os.close(fd)
 
 
-def _named(exc: OSError, path: str) -> OSError:
-    """A write's error with the file it was writing (``os.write`` names none): a full disk's message
-    then says where."""
+def named(exc: OSError, path: str) -> OSError:
+    """A write's error with the file it was writing (``os.write`` and ``os.fsync`` name none): a full
+    disk's message then says where."""
     if exc.filename or exc.errno is None:
         return exc
     return type(exc)(exc.errno, exc.strerror, path)

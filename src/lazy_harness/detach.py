@@ -62,13 +62,18 @@ def _spawn(argv: list[str], log: str, env: Mapping[str, str], stdout: int | None
     stdout to ``log`` too or to the descriptor ``stdout``."""
     env = child_env(env)
     ensure_dir(os.path.dirname(log))
-    appended = os.O_WRONLY | os.O_APPEND | os.O_CREAT
-    actions: list[tuple] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
-    if stdout is None:
-        actions += [(os.POSIX_SPAWN_OPEN, 1, log, appended, FILE_MODE), (os.POSIX_SPAWN_DUP2, 1, 2)]
-    else:
-        actions += [(os.POSIX_SPAWN_DUP2, stdout, 1), (os.POSIX_SPAWN_OPEN, 2, log, appended, FILE_MODE)]
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    # why opened here, not by a spawn action: the child's open of a log it may not create (a full disk, a
+    # read-only or denied logs folder) failed as posix_spawn's error naming the program, not the log
+    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    try:
+        actions: list[tuple] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
+        if stdout is None:
+            actions += [(os.POSIX_SPAWN_DUP2, fd, 1), (os.POSIX_SPAWN_DUP2, fd, 2)]
+        else:
+            actions += [(os.POSIX_SPAWN_DUP2, stdout, 1), (os.POSIX_SPAWN_DUP2, fd, 2)]
+        pid = os.posix_spawn(argv[0], argv, env, file_actions=actions, setsid=True)
+    finally:
+        os.close(fd)
     _STARTED.append(pid)
     return pid
 

@@ -38,9 +38,11 @@ def paused(cfg: Config) -> bool:
     return config.invalid(cfg) is not None
 
 
-def watch(payload: dict, env: Mapping[str, str]) -> str:
-    """Make sure the sweep knows the session, while config.toml is refused and not read
-    (hooks/entry.py): it is queued once the file is fixed. Returns words for hooks.log."""
+def watch(payload: dict, env: Mapping[str, str], quiet: bool = False) -> str:
+    """Make sure the sweep knows the session (Stop and SessionEnd each time, ``quiet``: no words
+    when it is; and while config.toml is refused and not read, hooks/entry.py, so it is queued once the
+    file is fixed). Returns words for hooks.log: a record that could not be written (a full disk, a
+    denied folder) is named there, and the next hook of the session tries again."""
     from lazy_harness import paths
     from lazy_harness.queue import sweep
 
@@ -50,7 +52,7 @@ def watch(payload: dict, env: Mapping[str, str]) -> str:
         sweep.watch(paths.queue_dir(env), payload, env)
     except OSError as exc:  # why: the sweep is a safety net; the hook still exits 0 and logs this
         return f"; session not watched: {exc}"
-    return "; session watched"
+    return "" if quiet else "; session watched"
 
 
 def transcript_of(payload: dict) -> str:

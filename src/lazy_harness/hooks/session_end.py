@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from lazy_harness import paths
 from lazy_harness.hooks import producer
-from lazy_harness.queue import submit, sweep
+from lazy_harness.queue import submit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,11 +31,8 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> str:
     cfg, off = producer.loop_state(env)
     if off and not producer.paused(cfg):
         return f"skipped: {off}"
-    try:
-        sweep.watch(paths.queue_dir(env), payload)  # the sweep's net, should the task find no transcript
-    except OSError:
-        pass
+    watched = producer.watch(payload, env, quiet=True)  # the sweep's net, should the task find no transcript
     if off:  # paused by an invalid config.toml: watched above, so the sweep queues it once fixed
-        return f"skipped: {off}"
+        return f"skipped: {off}{watched}"
     name, decision = submit.submit(payload, "SessionEnd", True, env, now, cfg)
-    return f"{decision} reason={shown_reason(payload.get('reason'))}" if name else decision
+    return f"{decision} reason={shown_reason(payload.get('reason'))}{watched}" if name else decision + watched

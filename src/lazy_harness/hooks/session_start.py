@@ -154,12 +154,20 @@ def sweep(s: Start) -> str:
     q = paths.queue_dir(s.env)
     try:
         idle_sweep.watch(q, s.payload)
-        if paused:
-            return " (distillation paused: config invalid; session watched)"
-        queued = idle_sweep.sweep(q, s.now, float(loop["idle_minutes"]) * 60, s.env)
+        said = ""
+    except OSError as exc:  # why: not the sweep's end: the other sessions it queues are not this one's
+        said = f" (session not watched: {exc})"
+    if paused:
+        return f"{said} (distillation paused: config invalid)" if said else \
+            " (distillation paused: config invalid; session watched)"
+    failures: list[OSError] = []
+    try:
+        queued = idle_sweep.sweep(q, s.now, float(loop["idle_minutes"]) * 60, s.env, failures=failures)
     except OSError as exc:
-        return f" (sweep failed: {exc})"
-    return f" (sweep queued {len(queued)} idle session(s))" if queued else ""
+        return f"{said} (sweep failed: {exc})"
+    if queued:
+        said += f" (sweep queued {len(queued)} idle session(s))"
+    return said + "".join(f" (sweep failed: {exc})" for exc in failures[:3])
 
 
 def waiting_tasks(s: Start) -> str:

@@ -9,7 +9,7 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.queue import retain
-from lazy_harness.atomic import atomic_write, fsync_dir, lock, write_all
+from lazy_harness.atomic import atomic_write, fsync_dir, lock, named, read_bytes, write_all
 from lazy_harness.queue.state import read_state, state_file
 from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
                                      format_task, iso_now, read_task, task_id, tmp_path_for, transcripts_folder)
@@ -46,6 +46,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
         data = _merged(queue, dict(fields), earlier, now)
         data.setdefault("timestamp", iso_now(now))
         ns = int(now * 1e9)
+        marker = state_file(queue, sid, "pending")
+        before = read_bytes(marker)
         while True:
             name = f"{ns}-{sid[:8]}{SUFFIX}"
             tmp = tmp_path_for(queue, name)
@@ -54,9 +56,8 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
                 # why before the link, not durable: a power cut that loses it costs one task more for
                 # the session (the next one does not replace this one), and on a slow disk each fsync
                 # held Stop and SessionEnd for seconds
-                atomic_write(state_file(queue, sid, "pending"), f"{name}\n{now!r}\n{' '.join(earlier)}\n",
-                             durable=False)
-                os.link(tmp, os.path.join(queue, name))
+                atomic_write(marker, f"{name}\n{now!r}\n{' '.join(earlier)}\n", durable=False)
+                _link(tmp, os.path.join(queue, name), marker, before)
                 break
             except FileExistsError:
                 ns += 1
@@ -126,14 +127,39 @@ def carry_wait(old: dict, data: dict, now: float) -> None:
             data["wait_reason"] = old["wait_reason"]
 
 
+def _link(tmp: str, dest: str, marker: str, before: bytes | None) -> None:
+    """Link the written task ``tmp`` into the queue as ``dest``. A link that fails (a full disk or quota,
+    a read-only or denied queue folder) puts the session's pending ``marker`` back as it was (``before``;
+    None: removed). why: it names ``dest`` already, so it named a task that never was, and
+    :func:`has_task` and ``pending_of`` then missed the session's earlier task still waiting (the sweep
+    queued another, the worker dropped its kept transcript); the hook logs the error, the next Stop,
+    SessionEnd or the sweep queues the session again. A name taken (FileExistsError) is retried."""
+    try:
+        os.link(tmp, dest)
+    except FileExistsError:
+        raise
+    except OSError:
+        try:
+            if before is None:
+                os.unlink(marker)
+            else:
+                atomic_write(marker, before, durable=False)
+        except OSError:
+            pass  # why: the marker still lists the earlier tasks, which the next enqueue replaces
+        raise
+
+
 def _written(path: str, data: bytes) -> None:
     """``data`` in the new file ``path`` (a name no other writer uses, tmp_path_for), on disk before the
     task is linked into the queue. why not atomic_write: the file is linked, then its tmp/ name goes;
     the fsync of tmp/ that atomic_write makes kept nothing a power cut could lose (5 fsyncs a Stop, 2 now)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
-        write_all(fd, data)
-        os.fsync(fd)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+        except OSError as exc:  # why: os.write and os.fsync name no file; a full disk's line in hooks.log does
+            raise named(exc, path) from None
     except BaseException:
         os.close(fd)
         try:

@@ -47,5 +47,5 @@ def submit(payload: dict, event: str, forced: bool, env: Mapping[str, str] | Non
     try:
         spawned = f"worker pid {spawn_worker(env)}"
     except OSError as exc:
-        spawned = f"worker not started: {exc.strerror or exc}"
+        spawned = f"worker not started: {exc}"  # why whole: it names the file (the log it could not open)
     return name, f"queued {task_id(name)} ({spawned})"

@@ -1,6 +1,6 @@
 """Sessions the queue still watches: noted by every hook, swept into the queue once they have gone
 idle without being checked, forgotten once they are old. Hot path (the Stop hook notes its session
-here): only ``os``, ``fcntl`` and the spool.
+here): only ``os``, ``errno``, ``fcntl`` and the spool.
 
     queue/state/open/<session>   a session the sweep still watches: its transcript, cwd, agent and
                                  the folder its agent keeps transcripts in
@@ -12,12 +12,13 @@ which SessionStart and the worker run (at most once a minute). See docs/adr/0010
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 
 from lazy_harness import paths
 from lazy_harness import queue as spool
-from lazy_harness.atomic import atomic_write, try_lock
+from lazy_harness.atomic import atomic_write, named, try_lock
 from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, TRANSCRIPTS, agent_of, transcripts_folder
 
 TYPE_CHECKING = False
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 SWEEP_EVERY = 60.0  # seconds between two sweeps, whoever runs them
 SWEEP_CAP = 100  # open sessions examined per sweep (the next sweep goes on where this one stopped)
 GONE_AFTER = 86400.0  # an open session whose transcript is missing this long is forgotten
+WHOLE_DISK = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)  # errors no other session's task escapes
 
 
 def _open_file(queue: str, sid: str) -> str:
@@ -74,13 +76,17 @@ def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
 
 
 def sweep(queue: str, now: float, idle_seconds: float, env: Mapping[str, str] | None = None, every: float = SWEEP_EVERY,
-          cap: int = SWEEP_CAP) -> list[str]:
+          cap: int = SWEEP_CAP, failures: list[OSError] | None = None) -> list[str]:
     """Queue the open sessions that grew since their last check and have been idle ``idle_seconds``.
 
     Throttled: runs at most once per ``every`` seconds (the stamp file's mtime), examines at most
     ``cap`` open sessions (the next run goes on after the last one examined). A session is forgotten
     (its open file removed) once it is idle and checked as it is now; the next Stop or SessionStart
     of that session makes it open again. Returns the names of the tasks queued.
+
+    A session whose task cannot be written (a full disk, a state file it may not open) stays open for
+    the next sweep, and the others are still examined: each error goes into ``failures``, or without
+    it the first is raised once the round is done.
     """
     if idle_seconds <= 0:
         return []
@@ -96,13 +102,24 @@ def sweep(queue: str, now: float, idle_seconds: float, env: Mapping[str, str] | 
         return []
     start = next((i for i, n in enumerate(names) if n > cursor), 0) if cursor else 0
     order = (names[start:] + names[:start])[: max(cap, 1)]
-    queued = []
+    queued: list[str] = []
+    failed: list[OSError] = [] if failures is None else failures
     for name in order:
-        task = _examine(queue, name, now, idle_seconds, env)
+        try:
+            task = _examine(queue, name, now, idle_seconds, env)
+        except OSError as exc:
+            # why: raised out of the loop, one session whose task could not be written stopped every
+            # round there, and the sessions after it in the rotation were never queued
+            failed.append(exc)
+            if exc.errno in WHOLE_DISK:
+                break  # why: the next session's task would meet the same full or read-only disk
+            continue
         if task:
             queued.append(task)
     if len(order) < len(names):
         _stamp(stamp, order[-1], now)
+    if failed and failures is None:
+        raise failed[0]
     return queued
 
 
@@ -112,6 +129,8 @@ def _stamp(path: str, cursor: str, now: float) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.write(fd, (cursor + "\n").encode())
+    except OSError as exc:
+        raise named(exc, path) from None
     finally:
         os.close(fd)
     os.utime(path, (now, now))
