@@ -110,8 +110,9 @@ def test_the_shapes_module_is_never_loaded_at_run_time():
 
 ABOVE = ("cli", "ui", "hooks", "sync", "config", "cost", "queue", "redact")
 TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "codex_trust_listing", "codex_trust_server", "private",
-             "plugin", "settings", "settings_read", "settings_splice", "settings_write", "logfile", "detach", "atomic",
-             "proc", "errors", "project_identity", "hotload", "sha", "__main__", "private_fix")
+             "plugin", "settings", "settings_read", "settings_splice",
+             "settings_splice_value", "settings_write", "logfile", "detach", "atomic",
+             "proc", "errors", "project_identity", "remote_spelling", "hotload", "sha", "__main__", "private_fix")
 
 
 @pytest.mark.parametrize("package", ABOVE)

@@ -41,7 +41,8 @@ RULES = {
     "lazy_harness.cost": {"lazy_harness.notice"},
     # a settings file: read, its new text (only "hooks" changes), written; our entries and install above them
     "lazy_harness.settings_read": set(),
-    "lazy_harness.settings_splice": set(),
+    "lazy_harness.settings_splice_value": set(),
+    "lazy_harness.settings_splice": {"lazy_harness.settings_splice_value"},
     "lazy_harness.settings_write": {"lazy_harness.settings_read"},
     "lazy_harness.settings": {"lazy_harness.settings_read", "lazy_harness.settings_splice",
                               "lazy_harness.settings_write"},

@@ -169,3 +169,27 @@ def test_a_file_with_a_byte_order_mark_is_still_refused_untouched(tmp_path):
 def test_the_newline_is_the_one_inside_the_object_not_a_different_one_after_it(tmp_path):
     new = installed(tmp_path, '{\n  "model": "opus"\n}\r\n')
     assert new.endswith("\n}\r\n") and "\r" not in new[:-2]
+
+
+THEIRS_TEXT = ('{\n  "hooks": {\n'
+               '    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}],\n'
+               '    "Stop": [\n      {"hooks": [{"type": "command", "command": "say done"}]}\n    ]\n  }\n}\n')
+
+
+def test_the_persons_own_hooks_keep_their_bytes_beside_ours(tmp_path):
+    """Only what changes inside "hooks" is written: the person's entries keep their text, ours go in
+    after them indented as their siblings; uninstall (no backup) takes ours out the same way."""
+    new = installed(tmp_path, THEIRS_TEXT)
+    assert '    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}],\n' in new
+    assert '      {"hooks": [{"type": "command", "command": "say done"}]},\n      {\n        "matcher": ""' in new
+    assert uninstalled(tmp_path, new, "other.json") == THEIRS_TEXT
+
+
+def test_a_rewritten_command_of_ours_in_the_persons_group_changes_only_that_value(tmp_path):
+    old = "/old/python -m lazy_harness.hooks Stop"
+    text = ('{\n  "hooks": {\n    "Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "say done"}, '
+            '{"type": "command", "command": ' + json.dumps(old) + ', "timeout": 10}]}]\n  }\n}\n')
+    target = tmp_path / "settings.json"
+    target.write_text(text)
+    settings.install(str(target), {"Stop": 10}, python=PY)
+    assert target.read_text() == text.replace(json.dumps(old), json.dumps(settings.command_for("Stop", PY)))

@@ -225,6 +225,26 @@ def _remove_ours(data: dict, keep: dict[str, dict] | None = None, held: dict | N
     return removed
 
 
+def _wanted(data: dict, events: Mapping[str, float], python: str | None, portable: bool,
+            agent: str | None) -> dict[str, dict]:
+    """Our entry for each of ``events``: the first entry of ours for it in ``data`` (the one whose
+    timeout ``kept_timeouts`` reads), with what we own set: ``type``, ``command`` and ``timeout``
+    (``events`` holds the person's timeout where it is kept). Every other key the person added
+    (``statusMessage``, one we do not know) stays, in its place (docs/adr/0058, amendments)."""
+    first: dict[str, dict] = {}
+    for event, _, _, group in _groups(data):
+        for entry in group["hooks"]:
+            if event in events and event not in first and is_ours(entry):
+                first[event] = entry
+    wanted = {}
+    for event, timeout in events.items():
+        entry = copy.deepcopy(first.get(event, {}))
+        entry.update({"type": "command", "command": command_for(event, python, portable, agent=agent),
+                      "timeout": timeout})
+        wanted[event] = entry
+    return wanted
+
+
 def merged(data: dict, events: Mapping[str, float], python: str | None = None, portable: bool = False,
            agent: str | None = None) -> dict:
     """A copy of ``data`` with exactly our entries for ``events`` (pure: no I/O)."""
@@ -235,9 +255,7 @@ def merged(data: dict, events: Mapping[str, float], python: str | None = None, p
     for event in events:
         if not isinstance(hooks.get(event, []), list):
             raise SettingsError(f"\"hooks.{event}\" is {json_type(hooks[event])}, expected an array")
-    wanted = {event: {"type": "command", "command": command_for(event, python, portable, agent=agent),
-                     "timeout": timeout}
-              for event, timeout in events.items()}
+    wanted = _wanted(out, events, python, portable, agent)
     _remove_ours(out, keep=wanted)
     present = {o.event for o in find_ours(out)}
     for event, entry in wanted.items():
@@ -276,7 +294,7 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
     backup = backup or path + BACKUP_SUFFIX
     refuse(path, backup, "lh hooks install" + (f" {AGENT_FLAG} {CODEX}" if agent == CODEX else ""))
     now = time.time() if now is None else now
-    change.backup = write_kept(path, spliced(raw, new), raw, data or {}, backup, now, _without_ours)
+    change.backup = write_kept(path, spliced(raw, new, is_ours), raw, data or {}, backup, now, _without_ours)
     change.action = "created" if raw is None else "updated"
     return change
 
@@ -342,7 +360,7 @@ def uninstall(path: str, backup: str | None = None) -> Change:
                                     "run the command again")
             os.unlink(path)
             return Change(path, "deleted", removed)
-        write(path, spliced(raw, new), raw)
+        write(path, spliced(raw, new, is_ours), raw)
     except OSError as exc:
         raise SettingsError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return Change(path, "updated", removed)

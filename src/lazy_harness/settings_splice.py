@@ -1,5 +1,6 @@
 """The bytes install and uninstall write: the file as it was, with only its top-level "hooks" value
-changed (docs/adr/0058-install-changes-only-the-hooks-value.md).
+changed (docs/adr/0058-install-changes-only-the-hooks-value.md), and inside it only what changes
+(``settings_splice_value``: the person's own entries keep their bytes).
 
 The value of the top-level "hooks" key is replaced in the original text, the key is removed with its
 comma when none of it is left, or it is added after the last member, before the closing "}". The new
@@ -16,6 +17,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+
+from lazy_harness.settings_splice_value import Rules, edited, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 KEY = "hooks"
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
@@ -70,20 +77,24 @@ def render(data: dict, raw: bytes | None) -> bytes:
         "utf-8", "backslashreplace")
 
 
-def spliced(raw: bytes | None, data: dict) -> bytes:
+def spliced(raw: bytes | None, data: dict, ours: Callable[[object], bool] = lambda _: False) -> bytes:
     """The bytes that make the file read as ``data``: ``raw`` with only its top-level "hooks" value
-    changed; for a new or blank file, ``data`` written whole (``render``)."""
+    changed, and in it only what changes (``ours``: a hook entry of ours, ``Rules``); for a new or
+    blank file, ``data`` written whole (``render``)."""
     if raw is None or not raw.strip():
         return render(data, raw)
-    text = _splice(raw.decode("utf-8"), data)
+    text = _splice(raw.decode("utf-8"), data, ours)
     # why: the text must read as exactly what a whole rewrite holds; should ``data`` differ from the
-    # file outside "hooks", it is written whole rather than wrong
-    if json.loads(text) != data:
+    # file outside "hooks" (or a splice inside it go wrong), it is written whole rather than wrong
+    try:
+        if json.loads(text) != data:
+            return render(data, raw)
+    except ValueError:
         return render(data, raw)
     return text.encode("utf-8", "backslashreplace")  # why backslashreplace: as in render
 
 
-def _splice(text: str, data: dict) -> str:
+def _splice(text: str, data: dict, ours: Callable[[object], bool]) -> str:
     """``text`` (a JSON object ``read`` accepted: no key twice) with its top-level "hooks" value set to
     ``data``'s, removed or added."""
     top = _scan(text)
@@ -91,7 +102,9 @@ def _splice(text: str, data: dict) -> str:
     at = next((i for i, m in enumerate(top.members) if m.key == KEY), None)
     if at is not None and KEY in data:
         member = top.members[at]
-        value = _value(data[KEY], style, _indent_at(text, member.start))
+        old = json.loads(text[member.value:member.end])
+        rules = Rules(lambda v, prefix: _value(v, style, prefix), ours)
+        value = edited(text, parse(text, member.value), old, data[KEY], rules, style.compact)
         return text[:member.value] + value + text[member.end:]
     if at is not None:
         return _without(text, top, at)
@@ -146,11 +159,13 @@ def _indent_at(text: str, pos: int) -> str:
     return found.group() if found else ""
 
 
-def _value(value: object, style: _Style, prefix: str) -> str:
+def _value(value: object, style: _Style, prefix: str | None) -> str:
     """``value`` as JSON in the file's style, its lines after the first led by ``prefix`` (the
-    indentation of the line its key is on)."""
-    if style.compact:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(style.comma, style.colon))
+    indentation of the line its key is on); on one line in a compact file or for a ``prefix`` None
+    (it goes into an object or array written on one line)."""
+    if style.compact or prefix is None:
+        separators = (style.comma, style.colon) if style.compact else (", ", ": ")
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=separators)
     text = json.dumps(value, indent=style.indent, ensure_ascii=False, allow_nan=False)
     return text.replace("\n", style.newline + prefix)
 

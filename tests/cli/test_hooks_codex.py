@@ -187,3 +187,22 @@ def test_uninstall_without_codex_still_removes_the_hooks(isolated_home, codex_bi
     r = invoke("hooks", "uninstall", "--agent", "codex")
     assert r.code == 0 and "deleted" in r.out and "trust:" not in r.out
     assert not hooks_file(isolated_home).exists()
+
+
+def test_install_leaves_the_bytes_of_the_persons_own_entries_as_they_were(isolated_home, codex_bin):
+    target = hooks_file(isolated_home)
+    target.parent.mkdir()
+    stop = '{"hooks": [ {"type": "command", "command": "notify-send done"} ]}'
+    guard = '"PreToolUse": [{ "matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}] }]'
+    original = ('{\n    "description": "mine",\n    "hooks": {\n        "Stop": [\n            ' + stop
+                + '\n        ],\n        ' + guard + '\n    }\n}\n')
+    target.write_text(original)
+    r = invoke("hooks", "install", "--agent", "codex")
+    assert r.code == 0, r.out + r.err
+    text = target.read_text()
+    assert '        "Stop": [\n            ' + stop + ",\n            {\n" in text  # ours follows, indented as theirs
+    assert "\n        " + guard + ",\n" in text
+    assert text.startswith('{\n    "description": "mine",\n    "hooks": {\n')
+    assert json.loads(text) == settings.merged(json.loads(original), settings.CODEX_EVENTS, agent=settings.CODEX)
+    assert invoke("hooks", "uninstall", "--agent", "codex").code == 0
+    assert target.read_text() == original

@@ -148,3 +148,57 @@ def test_a_command_of_another_install_is_said_on_one_line(isolated_home):
     assert len(said) == 4 and all("it was:" in line and "sys.path.append" in line for line in said), r.out
     assert {o.command for o in settings.find_ours(json.loads(target.read_text()))} == {
         settings.command_for(e) for e in settings.EVENTS}
+
+
+def test_keys_the_person_added_to_our_entry_are_kept_and_nothing_is_written(isolated_home):
+    def edit(data):
+        our_entry(data, "SessionStart").update({"statusMessage": "Loading memory", "x-mine": {"a": [1]}})
+    target = installed(isolated_home, edit)
+    before = target.read_bytes()
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.out + r.err
+    assert "already installed" in r.out
+    assert target.read_bytes() == before
+
+
+def test_keys_the_person_added_stay_in_their_order_when_the_command_and_timeout_are_rewritten(isolated_home):
+    old = "/opt/my/python -m lazy_harness.hooks Stop"
+
+    def edit(data):
+        our_entry(data, "Stop").update({"command": old, "timeout": "x", "statusMessage": "Saving", "x-note": None})
+    target = installed(isolated_home, edit)
+    r = invoke("hooks", "install")
+    assert r.code == 0, r.out + r.err
+    entry = our_entry(json.loads(target.read_text()), "Stop")
+    assert list(entry.items()) == [("type", "command"), ("command", settings.command_for("Stop")), ("timeout", 10),
+                                   ("statusMessage", "Saving"), ("x-note", None)]
+
+
+def test_keys_of_our_entry_moved_out_of_a_narrow_group_go_with_it(isolated_home):
+    def edit(data):
+        entry = our_entry(data, "SessionStart")
+        entry["statusMessage"] = "Loading memory"
+        data["hooks"]["SessionStart"] = [{"matcher": "startup", "hooks": [{"type": "command", "command": "mine.sh"},
+                                                                          entry]}]
+    target = installed(isolated_home, edit)
+    assert invoke("hooks", "install").code == 0
+    groups = json.loads(target.read_text())["hooks"]["SessionStart"]
+    assert groups[0] == {"matcher": "startup", "hooks": [{"type": "command", "command": "mine.sh"}]}
+    assert groups[1]["matcher"] == "" and groups[1]["hooks"][0]["statusMessage"] == "Loading memory"
+
+
+def test_codex_keeps_keys_the_person_added_to_our_entry(isolated_home, tmp_path, monkeypatch):
+    bin_dir = tmp_path / "bin"
+    fake_codex.install(bin_dir)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    target = isolated_home / ".codex" / "hooks.json"
+    data = json.loads(target.read_text())
+    our_entry(data, "UserPromptSubmit")["statusMessage"] = "Recalling"
+    our_entry(data, "UserPromptSubmit")["command"] = "lh-hook UserPromptSubmit"
+    target.write_text(json.dumps(data, indent=2) + "\n")
+    r = invoke("hooks", "install", "--agent", "codex")
+    assert r.code == 0, r.out + r.err
+    entry = our_entry(json.loads(target.read_text()), "UserPromptSubmit")
+    assert entry["statusMessage"] == "Recalling"
+    assert entry["command"] == settings.command_for("UserPromptSubmit", agent=settings.CODEX)
