@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from lazy_harness.memory import files, handoff, ids, learnings, trust, usage, usage_log
+from lazy_harness.memory import files, handoff, ids, learnings, standing, trust, usage, usage_log
 from lazy_harness.memory.sanitize import one_line
 from lazy_harness.worker import evidence
 
@@ -33,7 +33,9 @@ def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str,
     out: dict[str, str] = {}
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         if any(ids.kind_of(i) == kind for i in wanted):
-            for rec in files.read_entries(os.path.join(memory_dir, name)):
+            # why one_each: of the lines carrying one id, the one every reader shows (ADR 0059); the last
+            # line read was a synced one claiming the id, and its words counted as use of the entry
+            for rec in standing.one_each(files.read_entries(os.path.join(memory_dir, name)), kind):
                 eid = ids.of_record(rec, kind)
                 if eid in wanted:
                     out[eid] = _fields_text(rec, kind)
@@ -124,8 +126,13 @@ def counted_before(records: list[dict], session_id: str,
     # why a margin: a line is dated in whole milliseconds cut down, a ``.seen`` time is rounded; the
     # line of the first showing itself stands up to a few milliseconds before it
     first = showings[0][0] - 0.01
+    # why the lines dated at a showing read are left out: after a clock stepped back, a later showing is
+    # dated before the first, and the line an earlier distillation wrote of it was taken for a total
+    # recorded before them all: every showing's characters were counted again on top of it
+    ours = {int(when * 1000) for when, _, _, _ in showings}
     return max((r["chars"] for r in records if r["op"] == "session" and r.get("session") == session_id
-                and r["at"] < first and isinstance(r.get("chars"), int)), default=0)
+                and r["at"] < first and round(r["at"] * 1000) not in ours and isinstance(r.get("chars"), int)),
+               default=0)
 
 
 def recurred(distilled: dict, first: dict[str, tuple[float, int]], marks: dict[str, list[str]],
