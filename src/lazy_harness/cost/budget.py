@@ -124,7 +124,7 @@ def spend(env: Mapping[str, str] | None, now: float) -> Spend:
     # why the markers first: a call that ends between the two reads is then in the ledger
     calls = markers.open_calls(env)
     entries = ledger.read_since(min(day_start(now), month_start(now)), env)
-    settled = {e.get("call") for e in entries if e.get("call")}
+    settled = {ledger.call_of(e) for e in entries} - {None}
     calls = [c for c in calls if c.call not in settled]
     killed = [c for c in calls if not c.live]
     lines = entries + [{"ts": c.started, "total_cost_usd": c.counted} for c in killed]

@@ -59,8 +59,9 @@ MAX_PROMPT_CHARS = 1_000_000_000  # the estimate learns only from lines within i
 
 KILLED = "killed"  # the outcome of a call whose process was killed mid-call
 # Where a line's dollars come from (``cost_source``): the CLI reported them (claude's total_cost_usd);
-# priced from the tokens the call reported (a codex call: tokens at its prices); estimated (a call
-# stopped, interrupted or killed before it reported); none (it reported nothing: counted as $0)
+# priced from the tokens the call reported (a codex call: tokens at its prices); estimated (a call that
+# answered without a cost, or was stopped, interrupted or killed before it reported); none (a failed
+# call that reported nothing: counted as $0)
 REPORTED, PRICED, ESTIMATED, NONE = "reported", "priced", "estimated", "none"
 SOURCES = (REPORTED, PRICED, ESTIMATED, NONE)
 
@@ -140,6 +141,14 @@ def record_killed(marker: Mapping[str, Any], cost: float, env: Mapping[str, str]
     meta = {"project": marker.get("project"), "session_id": marker.get("session"), "task_id": marker.get("task")}
     return record(usage, meta, KILLED, int(marker.get("prompt_chars") or 0), env, float(marker["started"]),
                   str(marker.get("kind") or "distill"), str(marker["call"]))
+
+
+def call_of(entry: Mapping[str, Any]) -> str | None:
+    """The id of the open marker a line settles (its ``call``), None when it names none. why a string
+    only: a hand edit may put a list there, and the readers gather these ids in a set (a list in a set
+    raised TypeError in every cap check, which stopped the worker at each start)."""
+    said = entry.get("call")
+    return said if isinstance(said, str) and said else None
 
 
 def _number_in(value: object, low: float, high: float) -> bool:

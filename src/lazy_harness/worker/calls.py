@@ -20,7 +20,7 @@ What a failure leads to (llm.classify):
   fails, except when the last attempt was overloaded or rate-limited (429, 529): that refusal is
   billed nothing and an incident passes, so the task waits as an unreachable API's does.
 A failed call is charged what it reported; a timeout, or a process killed by a signal, that reported
-nothing is charged its estimate (it read the prompt).
+nothing is charged its estimate (it read the prompt), and so is a call that answered without a cost.
 The person sees a paused or failing state through :mod:`lazy_harness.notice`: paused by any call that
 meets a cap, failing only by a failed distillation (:data:`DISTILL`).
 """
@@ -150,7 +150,7 @@ def _attempt(ask: Callable[[float], Call], opened: OpenCall, estimate: float, me
             ledger.record(_interrupted(estimate), meta, "interrupted", chars, env, clock(), kind, opened.call)
             written = True
             raise
-        ledger.record(result.usage, meta, "ok", chars, env, clock(), kind, opened.call)
+        ledger.record(_answered(result.usage, estimate), meta, "ok", chars, env, clock(), kind, opened.call)
         written = True
         return result
     finally:
@@ -211,6 +211,17 @@ def _failed(exc: CallError, attempt: int, attempts: int, limit: float, env: Env 
         raise exc
     if exc.action == llm.WAIT:
         raise Wait(str(exc), paused=False) from None
+
+
+def _answered(usage: Usage, estimate: float) -> Usage:
+    """What an answered call is counted at: what the CLI reported (or a codex call's tokens came to);
+    when it said nothing of its cost, its estimate. why: it read the prompt and answered, so it cost
+    money; at $0 the caps never moved, whatever the number of such calls."""
+    from dataclasses import replace
+
+    if usage.reported or getattr(usage, "priced_usd", None) is not None or usage.cost_usd > 0:
+        return usage
+    return replace(usage, cost_usd=estimate, reported=False)
 
 
 def _interrupted(estimate: float) -> Usage:

@@ -60,11 +60,16 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
     ``copies``: the active files of each learning (``one_per_learning``); a learning missing there is
     its entry's file."""
     live = c.by_id()
-    closes: list[Change] = []
+    closes: list[tuple[Change, int]] = []
     done: list[Change] = []
     dropped: list[str] = []
+    edited = _edited(memory_dir, c) if any(ch.action in ("supersede", "merge_failures") for ch in changes) else set()
+    why: str | None
     for ch in changes:
-        if ch.action in ("supersede", "merge_failures"):
+        at = _unfinished(j, ch)
+        if {ch.target, ch.other} & edited:
+            wrote, why = False, EDITED
+        elif ch.action in ("supersede", "merge_failures"):
             op = "supersede" if ch.action == "supersede" else "merge"
             wrote = edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
                                    live=(ch.target, ch.other or ""))
@@ -73,22 +78,56 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
             wrote, why = _deprecate(ch, live, (copies or {}).get(ch.target) or [live[ch.target].path],
                                     learnings_dir, now, j)
         else:
-            closes.append(ch)
+            closes.append((ch, at))
             continue
-        _said(ch, wrote, why, j, done, dropped)
+        _said(ch, wrote, why, j, done, dropped, at)
     if closes:
-        for ch, why in _close(closes, memory_dir, now, j):
-            _said(ch, why is None, why, j, done, dropped)
+        where = {id(ch): at for ch, at in closes}
+        for ch, why in _close([ch for ch, _ in closes], memory_dir, now, j):
+            _said(ch, why is None, why, j, done, dropped, where[id(ch)])
     j.save()
     return done, dropped
 
 
+EDITED = "changed by hand since the model read it"
+
+
+def _edited(memory_dir: str, c: Candidates) -> set[str]:
+    """The decisions and failures of ``c`` whose text is no longer what the model read: reworded (their
+    ``id`` kept) or taken out of their log by hand while it answered. why: a mark hides the id, so a
+    supersede judged on the old words would hide the person's new ones."""
+    import os
+
+    from lazy_harness.memory import files, ids
+    from lazy_harness.memory.sanitize import normalise, one_line
+
+    out: set[str] = set()
+    for kind, name, group in (("decision", files.DECISIONS, c.decisions), ("failure", files.FAILURES, c.failures)):
+        now: dict[str, set[str]] = {}
+        for rec in files.read_entries(os.path.join(memory_dir, name)):
+            now.setdefault(ids.of_record(rec, kind), set()).add(normalise(one_line(rec["summary"])))
+        out |= {e.id for e in group if now.get(e.id) != {normalise(e.text)}}
+    return out
+
+
+UNFINISHED = "the run stopped while writing it; lh memory show tells whether it was written"
+
+
+def _unfinished(j: journal.Journal, ch: Change) -> int:
+    """Note ``ch`` in the journal before its write, as unfinished; its index there. why: the journal is
+    saved with each change's intent, before its write, so a run killed after a write (before the next
+    save) still lists every change it may have made; :func:`_said` replaces the line once it is known."""
+    j.note(f"{ch} ({UNFINISHED})")
+    return len(j.data["changes"]) - 1
+
+
 def _said(ch: Change, wrote: bool, why: str | None, j: journal.Journal, done: list[Change],
-          dropped: list[str]) -> None:
-    """Note ``ch`` in the journal; in ``done`` when it wrote anything (a learning deprecated in some of
-    its files only: undo has that to put back), and its line in ``dropped`` when it was not written whole."""
+          dropped: list[str], at: int) -> None:
+    """Say in the journal (at ``at``, its unfinished line) what became of ``ch``; in ``done`` when it wrote
+    anything (a learning deprecated in some of its files only: undo has that to put back), and its line
+    in ``dropped`` when it was not written whole."""
     line = str(ch) if why is None else f"{'partly' if wrote else 'not'} applied ({why}): {ch}"
-    j.note(line)
+    j.data["changes"][at] = line
     if wrote:
         done.append(ch)
     if why is not None:

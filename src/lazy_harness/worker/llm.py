@@ -261,7 +261,7 @@ def usage_of(stdout: str, model: str) -> Usage:
     if envelope is None:
         return out
     cost = envelope.get("total_cost_usd")
-    if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0:
+    if isinstance(cost, (int, float)) and _dollars(cost):
         out.cost_usd = float(cost)
         out.reported = True
     usage = envelope.get("usage")
@@ -277,9 +277,23 @@ def usage_of(stdout: str, model: str) -> Usage:
         # why: the CLI may use another model besides ours (a small one for titles); name the costliest
         def spent(item: tuple[object, object]) -> float:
             v = item[1].get("costUSD") if isinstance(item[1], dict) else 0
-            return v if isinstance(v, (int, float)) else 0
+            return v if isinstance(v, (int, float)) and _dollars(v) else 0
         out.model = str(max(models.items(), key=spent)[0])[:100]
+        costs = [float(v) for v in (m.get("costUSD") for m in models.values() if isinstance(m, dict))
+                 if isinstance(v, (int, float)) and _dollars(v)]
+        if not out.reported and costs:
+            # why: an envelope without total_cost_usd (another CLI version) still says what each model
+            # cost; counted as $0 instead, its calls never moved the cap
+            out.cost_usd, out.reported = float(sum(costs)), True
     return out
+
+
+def _dollars(value: object) -> bool:
+    """A cost the envelope may state: a number from 0 to what the ledger takes as one call's (no NaN, no
+    infinity, no boolean, no integer too large for a float)."""
+    from lazy_harness.cost.ledger import MAX_COST_USD
+
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_COST_USD
 
 
 def _envelope(stdout: str) -> dict | None:
