@@ -119,13 +119,18 @@ def test_the_rest_of_the_file_is_left_byte_for_byte(isolated_home):
     assert json.loads(after) == wanted
 
 
-def test_codex_keeps_a_raised_timeout_too(isolated_home, tmp_path, monkeypatch):
+def _codex_installed(isolated_home, tmp_path, monkeypatch):
+    """(Codex's hooks.json after ``lh hooks install --agent codex`` with a fake codex, its data)."""
     bin_dir = tmp_path / "bin"
     fake_codex.install(bin_dir)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     assert invoke("hooks", "install", "--agent", "codex").code == 0
     target = isolated_home / ".codex" / "hooks.json"
-    data = json.loads(target.read_text())
+    return target, json.loads(target.read_text())
+
+
+def test_codex_keeps_a_raised_timeout_too(isolated_home, tmp_path, monkeypatch):
+    target, data = _codex_installed(isolated_home, tmp_path, monkeypatch)
     our_entry(data, "SessionStart")["timeout"] = 25
     our_entry(data, "SessionEnd")["timeout"] = 0
     target.write_text(json.dumps(data, indent=2) + "\n")
@@ -188,12 +193,7 @@ def test_keys_of_our_entry_moved_out_of_a_narrow_group_go_with_it(isolated_home)
 
 
 def test_codex_keeps_keys_the_person_added_to_our_entry(isolated_home, tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    fake_codex.install(bin_dir)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
-    assert invoke("hooks", "install", "--agent", "codex").code == 0
-    target = isolated_home / ".codex" / "hooks.json"
-    data = json.loads(target.read_text())
+    target, data = _codex_installed(isolated_home, tmp_path, monkeypatch)
     our_entry(data, "UserPromptSubmit")["statusMessage"] = "Recalling"
     our_entry(data, "UserPromptSubmit")["command"] = "lh-hook UserPromptSubmit"
     target.write_text(json.dumps(data, indent=2) + "\n")

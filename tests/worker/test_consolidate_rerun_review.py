@@ -10,27 +10,10 @@ import pytest
 from lazy_harness.memory import by_hand, handoff, journal, marks, store
 from lazy_harness.worker import consolidate as job
 from tests.support import crashpoint, fake_claude
+from tests.worker.test_consolidation_review_fixes import KILLED  # the same killed run, armed at step k
 
 NOW = time.time()
 
-KILLED = r"""
-import sys, time
-from lazy_harness.memory import journal
-from lazy_harness.worker import consolidate as job
-from tests.support import crashpoint
-mdir, ldir, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
-c = job.candidates(mdir, ldir, "proj")
-d = [e.id for e in c.decisions]; f = [e.id for e in c.failures]; l = [e.id for e in c.learnings]
-h = [e.id for e in c.handoff]
-answer = {"supersede": [{"old": d[0], "new": d[1]}], "merge_failures": [{"keep": f[1], "drop": f[0]}],
-          "deprecate_learnings": [{"id": l[0], "by": l[1]}], "close_handoff": [{"id": h[0], "reason": "done"}]}
-changes, problems = job.validate(answer, c, 10)
-assert len(changes) == 4, problems
-j = journal.Journal(mdir, "consolidate", "proj", time.time())
-crashpoint.arm(k)
-job.apply(changes, c, mdir, ldir, time.time(), j)
-crashpoint.finished()
-"""
 
 
 @pytest.fixture
