@@ -43,7 +43,15 @@ def ui(port: int, no_open: bool) -> None:
         click.echo(server.url)  # why: the person's own terminal; the browser's command line never holds it
         sys.stdout.flush()  # why: the first line is read by whoever started us, before any request
         try:  # why: a Ctrl-C while the browser opens, or just after the line below, stops it cleanly too
-            serving.start()
+            # why blocked around start: the new thread inherits the mask, so there is no moment in which it
+            # runs with the stop signals open and takes one the main thread, waiting in ``join``, never sees
+            # (under load lh ui then went on serving after a SIGHUP). The main thread opens them again at once
+            stops = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+            before = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+            try:
+                serving.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, before)
             if not no_open:
                 _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
@@ -59,12 +67,9 @@ def ui(port: int, no_open: bool) -> None:
 
 
 def _serve(server: UiServer) -> None:
-    """The server's loop, with the stop signals blocked in this thread and the ones it starts per request.
-    why: the kernel gives a kill to any thread that does not block it; taken here, the main thread,
-    waiting in ``join``, never woke to stop (lh ui went on serving after a SIGTERM)."""
-    import signal
-
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    """The server's loop, in a thread started with the stop signals blocked (``ui``), as are the ones it
+    starts per request. why: the kernel gives a kill to any thread that does not block it; taken here,
+    the main thread, waiting in ``join``, never woke to stop (lh ui went on serving after a SIGTERM)."""
     server.serve_forever()
 
 
