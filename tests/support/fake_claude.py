@@ -19,7 +19,8 @@ reads half of it):
   ``check_hostile`` substrings (``check_why`` its reason); no markers: no verdicts;
 - ``need_token``: fail a distill call whose prompt holds no token; ``fail_times``: the first n calls fail;
   ``sleep``: seconds to wait before answering; ``hold``: call numbers that never answer (calls to
-  kill in flight, whatever the machine's speed); ``lock_path``: record
+  kill in flight, whatever the machine's speed); ``gate``: a path every call waits for after its start
+  record (a test sees the calls in flight, then lets them answer); ``lock_path``: record
   whether that lock was held by someone else while the call ran.
 
 Records ``<bin>/calls.jsonl``: a ``start`` record when a call begins (its number ``n``, pid, parent
@@ -96,6 +97,8 @@ if ctl.get("sleep"):
     time.sleep(ctl["sleep"])
 if start["n"] in ctl.get("hold", ()):
     time.sleep(3600)  # held in flight until the test kills it
+while ctl.get("gate") and not os.path.exists(ctl["gate"]):
+    time.sleep(0.01)  # held after its start record until the test makes the gate file
 schema = sys.argv[sys.argv.index("--json-schema") + 1] if "--json-schema" in sys.argv else ""
 if '"verdicts"' in schema:  # the model check's call (worker/model_check.py)
     answer = ctl.get("check_answer")

@@ -18,9 +18,16 @@ def _start(exe, tmp_path, i: int) -> subprocess.Popen:
 
 
 def test_a_reader_polling_while_calls_write_never_sees_a_torn_record(tmp_path):
-    exe = fake_claude.install(tmp_path / "bin", template={"handoff": ["@TOKEN@"]})
+    gate = tmp_path / "go"
+    exe = fake_claude.install(tmp_path / "bin", template={"handoff": ["@TOKEN@"]}, gate=str(gate))
     procs = [_start(exe, tmp_path, i) for i in range(CALLS)]
     polls, seen = 0, 0
+    # why a gate: every call in flight is polled at least once, then they answer and write their end
+    # records while the loop below polls on, whatever the machine's speed
+    while sum(r["event"] == "start" for r in fake_claude.records(tmp_path / "bin")) < CALLS:
+        polls += 1
+        assert all(p.poll() is None for p in procs), [p.poll() for p in procs]
+    gate.touch()
     while seen < 2 * CALLS:  # bounded by the processes: each writes exactly two records, then exits
         recs = fake_claude.records(tmp_path / "bin")  # raises on a torn line
         polls += 1

@@ -86,8 +86,11 @@ def _opener_folders() -> list[str]:
 def _ui(root: str) -> Iterator[subprocess.Popen]:
     """``lh ui`` with a browser that opens nothing, yielded once it serves (its stderr says so after
     the browser command returned, the opener file written); killed after, if it is still running."""
+    # why the SIGHUP default: lh ui keeps a SIGHUP its starter ignored (nohup), on purpose; a suite run
+    # under nohup would pass that on, and the SIGHUP case would wait for a stop that never comes
     proc = subprocess.Popen([*lh_script(), "ui"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "BROWSER": "/bin/true"})
+                            text=True, env={**os.environ, "BROWSER": "/bin/true"},
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
     try:
         proc.url = proc.stdout.readline().strip()  # type: ignore[attr-defined]
         assert proc.stderr.readline() == "lh ui: serving; Ctrl-C stops it\n"
