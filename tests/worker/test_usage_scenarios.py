@@ -55,3 +55,23 @@ def test_the_text_read_for_use_is_the_one_the_session_was_shown_not_a_synced_lin
     assert len(tasks("done")) == 1 and not tasks("failed"), tasks("failed")
     rows = {e["id"]: e for e in usage_log.tally(usage_log.read(mdir)).report()["entries"]}
     assert rows[redis]["shown"] == 1 and rows[redis]["used"] == 0
+
+
+def test_a_session_with_nothing_new_to_distil_still_counts_the_showings_made_since(isolated_home, tmp_path,
+                                                                                   monkeypatch):
+    """A session whose turns were distilled already (a fork of it distilled its copied turns first, or
+    its last turn came in a task before) is skipped as nothing new: what it was shown since still counts,
+    once, however often the skip is met."""
+    from lazy_harness.worker.pipeline import NOTHING_NEW
+    from tests.worker.spendrig import queue_session, run_worker, tasks
+
+    mdir = _session(isolated_home, tmp_path, monkeypatch, {}, FIRST_ACT - 60)
+    usage.note(None, SID, "prompt", 300, [(_ids()[1], 100)], FIRST_ACT + 5)
+    for _ in range(2):
+        queue_session(tmp_path / "p", SID)
+        run_worker()
+        assert tasks("done")[-1]["reason"] == NOTHING_NEW
+    totals = usage_log.tally(usage_log.read(mdir)).totals()
+    assert totals["injected_chars"] == 1234 + 300
+    rows = {e["id"]: e for e in usage_log.tally(usage_log.read(mdir)).report()["entries"]}
+    assert rows[_ids()[1]]["shown"] == 1

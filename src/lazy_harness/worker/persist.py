@@ -138,14 +138,19 @@ def _account_usage(owed: dict, env: Env | None, log: Log) -> None:
     """What the session was shown and used (worker/usage.py, ADR 0036), as the persist's record
     ``owed`` carries it (``usage``: none in a record from before it, nothing to count). why: after the
     persist, and never failing the task: usage is a record about memory, not memory."""
+    acc = owed.get("usage")
+    if isinstance(acc, dict):
+        account_usage(acc, str(owed["memory_dir"]), str(owed["learnings_dir"]), env, log)
+
+
+def account_usage(acc: dict, memory_dir: str, learnings_dir: str, env: Env | None, log: Log) -> None:
+    """:func:`_account_usage` of the accounting ``acc`` (session_id, path, failures, at); logs what it
+    raises, never raises."""
     from lazy_harness.worker import usage
 
-    acc = owed.get("usage")
-    if not isinstance(acc, dict):
-        return
     try:
         words = usage.account(str(acc["session_id"]), str(acc["path"]), {"failures": list(acc["failures"])},
-                              str(owed["memory_dir"]), str(owed["learnings_dir"]), env, float(acc["at"]))
+                              memory_dir, learnings_dir, env, float(acc["at"]))
     except Exception as exc:
         log(f"usage not counted: {type(exc).__name__}: {exc}")
         return

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
 NOTHING_NEW = "nothing new since the last distillation"  # a skip that leaves the session distilled
+FORK_COVERED = "nothing new since the conversation it was forked from"
 
 
 @dataclass
@@ -144,12 +145,17 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     path, mtime, offset, view = read
     seen = view.describe()
     skip = _not_worth_distilling(fields, loop, view, offset, mtime, seen)
+    memory_dir = fields["memory_dir"]
+    learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     if skip is not None:
+        if view.kind == "interactive" and skip.reason in (NOTHING_NEW, FORK_COVERED) and not dry_run:
+            # why: a session whose part was distilled elsewhere (a fork distilled its copied turns first)
+            # still had its own showings; only a distillation counts them (a line already written counts once)
+            persist.account_usage({"session_id": fields.get("session_id", ""), "path": path, "failures": [],
+                                   "at": now}, memory_dir, learnings_dir, env, log)
         return skip
 
     extra = tuple(loop.get("redact_patterns") or ())
-    memory_dir = fields["memory_dir"]
-    learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     cwd = fields.get("cwd") or view.cwd or ""
     project = project_name(cwd) if cwd else "unknown"
     if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
@@ -237,7 +243,7 @@ def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view: View, of
     if offset and not view.entries:
         return Outcome("skipped", NOTHING_NEW, mtime, read=seen)
     if view.copied_from and not view.entries:
-        return Outcome("skipped", "nothing new since the conversation it was forked from", mtime, read=seen)
+        return Outcome("skipped", FORK_COVERED, mtime, read=seen)
     return None
 
 
