@@ -86,9 +86,33 @@ def write(name: str, message: str, env: Mapping[str, str] | None = None, now: fl
                 os.close(fd)
                 fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            os.write(fd, line)
+            start = os.fstat(fd).st_size
+            try:
+                written = os.write(fd, line)
+            except OSError:
+                written = -1
+            if written != len(line):
+                # why: a full disk takes part of a line; left, the next record is glued to its torn start
+                os.ftruncate(fd, start)
+                raise OSError(28, "the line was not written whole (disk full?)", path)
         finally:
             os.close(fd)
+    except OSError as exc:
+        _said_unwritten(name, exc)
+
+
+_UNWRITTEN: list[str] = []  # the logs this process said it could not write to (once each)
+
+
+def _said_unwritten(name: str, exc: OSError) -> None:
+    """One line on stderr, once a process and log, that a record was lost: a hook's stderr is in Claude
+    Code's debug output, the worker's in compound-loop.log, a command's on the terminal. why not
+    silent: with the disk full nothing else could say that the hooks ran and failed."""
+    if name in _UNWRITTEN:
+        return
+    _UNWRITTEN.append(name)
+    try:
+        os.write(2, terminal_safe(f"lazy-harness: {name} not written: {exc}\n", keep="\n").encode("utf-8", "replace"))
     except OSError:
         pass
 
