@@ -131,6 +131,8 @@ def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | 
     it) and the log says so. Returns the hand edit's records appended."""
     if stale_days is None:
         stale_days = _last_stale_days(memory_dir)
+    if not meta.get("project"):  # why: approve, undo, sync and migrate know no project; the header kept it
+        meta = dict(meta, project=_last_project(memory_dir))
     md = os.path.join(memory_dir, files.HANDOFF)
     seen = _look(memory_dir) if seen is None else seen
     appended: list[dict] = []
@@ -199,6 +201,12 @@ def _last_stale_days(memory_dir: str) -> float:
         return STALE_DAYS
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e6
     return float(value) if ok else STALE_DAYS
+
+
+def _last_project(memory_dir: str) -> str:
+    """The project handoff.md's header names (its last render's); empty when none does."""
+    md = read_markdown(memory_dir)
+    return str(parse_markdown(md[0])[0].get("project") or "") if md is not None else ""
 
 
 def _current_cache(memory_dir: str) -> dict | None:
