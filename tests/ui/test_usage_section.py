@@ -55,3 +55,22 @@ def test_a_merged_entrys_use_counts_for_the_one_it_was_merged_into_as_in_lh_memo
     section = _section(server)
     never_used = section.split('class="entries never-used"', 1)[1] if "never-used" in section else ""
     assert kept not in never_used  # the merged entry's use is the kept one's
+
+
+def test_a_damaged_usage_line_is_said_on_the_page_as_lh_memory_usage_says_it(server, seeded):
+    """A hand edit that lost a quote drops a showing from every figure: the page names the file and the
+    line not counted, and says it no more once the line is mended."""
+    now = time.time()
+    used = ids.entry_id("decision", "Keep the recall index in SQLite FTS5")
+    usage_log.append(seeded.mdir, [usage_log.line("shown", now - 60, session="s1", id=used, chars=200)])
+    path = usage_log.path_of(seeded.mdir)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write('{"ts": "2026-01-01T00:00:00Z", "op": "shown", "session": "s2, "id": "x"}\n')
+    section = _section(server)
+    assert f"{path}: 1 line(s) skipped (2:" in section and "not counted" in section, section[:600]
+    assert "1 session(s), 1 shown" in section
+    with open(path, encoding="utf-8") as fh:
+        first = fh.readline()
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(first)
+    assert "not counted" not in _section(server)

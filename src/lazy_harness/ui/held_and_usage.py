@@ -50,24 +50,35 @@ def held(p: Project, cross: str) -> list[dict]:
     return list(found)
 
 
-_USAGE: dict[str, tuple[tuple, Tally]] = {}
+_USAGE: dict[str, tuple[tuple, Tally, str]] = {}
 
 
 def usage_tally(p: Project) -> Tally:
+    """:func:`usage_counted`'s tally."""
+    return usage_counted(p)[0]
+
+
+def usage_counted(p: Project) -> tuple[Tally, str]:
     """The usage counts of the project as ``lh memory usage`` makes them (``usage_log.tally`` of
     usage.jsonl, a merged entry's for the one it was merged into), kept while usage.jsonl and
     marks.jsonl keep their time, size and inode; the caller must not change it. why: the file only
     grows (100,000 lines in six months) and reading and counting it took a second at every page load;
     the worker's count file has no recurrences, characters or weeks to reuse. The stamps are taken
-    before the read: a line appended during it is counted at the next load."""
-    from lazy_harness.memory import marks, usage_log
+    before the read: a line appended during it is counted at the next load. With the tally, what its
+    read left out (``damage``'s summary of usage.jsonl's skipped lines; empty when none), as ``lh memory
+    usage`` says it."""
+    from lazy_harness.memory import damage, lines, marks, usage_log
 
     inputs = stamps(p.memory_dir, [usage_log.USAGE, marks.MARKS])
     with LOCK:
         hit = _USAGE.get(p.memory_dir)
     if hit is not None and hit[0] == inputs:
-        return hit[1]
+        return hit[1], hit[2]
+    path = usage_log.path_of(p.memory_dir)
+    lines.NOTED.discard(path)  # why: noted by an earlier load of the file, perhaps mended since
     found = usage_log.tally(usage_log.read(p.memory_dir), into=usage_log.merged_into(p.memory_dir))
+    checked = damage.check_file(path) if path in lines.NOTED else None
+    left_out = checked.summary() if checked is not None and checked.skipped else ""
     with LOCK:
-        _USAGE[p.memory_dir] = (inputs, found)
-    return found
+        _USAGE[p.memory_dir] = (inputs, found, left_out)
+    return found, left_out

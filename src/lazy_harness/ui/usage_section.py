@@ -63,14 +63,20 @@ def section(v: P, titles_of: Callable[[P], dict[str, Named]], entry: Callable[..
     """The section's HTML; ``titles_of(v)`` names the entries, ``entry(...)`` makes one list item (the
     page's own, in ui/sections.py). Each list shows its first LIMIT rows unless the page was asked
     for everything, with a line saying how many more and where every one is listed."""
-    t = held_and_usage.usage_tally(v.project)  # as lh memory usage counts, kept while usage.jsonl is unchanged
+    # as lh memory usage counts, kept while usage.jsonl is unchanged
+    t, left_out = held_and_usage.usage_counted(v.project)
+    # why: a damaged line drops out of every figure; said, the person knows they count less
+    damaged = (f'<p class="warn">{esc(left_out)}: not counted; <code>lh memory check</code> names every damaged '
+               'line</p>') if left_out else ""
     if not t.entries:
-        return ('<p class="empty">'
-                "No entry shown to a distilled session yet: the worker counts a session when it distils it.</p>")
+        return damaged + ('<p class="empty">'
+                          "No entry shown to a distilled session yet: the worker counts a session when it distils "
+                          "it.</p>")
     totals = t.totals()
-    head = (f'<p class="counts">{totals["sessions"]} session(s), {totals["shown"]} shown, {totals["used"]} used, '
-            f'{totals["injected_chars"]} characters injected, {totals["recurrences"]} recurrence(s) '
-            f'<span class="meta">(lh memory usage)</span></p>')
+    head = damaged + (
+        f'<p class="counts">{totals["sessions"]} session(s), {totals["shown"]} shown, {totals["used"]} used, '
+        f'{totals["injected_chars"]} characters injected, {totals["recurrences"]} recurrence(s) '
+        f'<span class="meta">(lh memory usage)</span></p>')
     legend = '<p class="meta">Per week: entries shown (first bar) and used (second bar).</p>'
     cut = None if v.everything else LIMIT
     # why sorted: most recurrences first, ties in the order they were recorded (sorted is stable)
