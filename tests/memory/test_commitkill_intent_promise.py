@@ -100,3 +100,21 @@ def test_a_rollback_removes_no_file_outside_the_state_folder(where, tmp_path, mo
     with pytest.raises(OSError):
         store.apply(_plan(where), before_commit)
     assert outside.read_text() == "keep"
+
+
+def test_the_next_apply_rolls_a_killed_persist_back_and_reports_what_it_did(where, monkeypatch):
+    """A writer killed mid-persist: the next ``apply`` on the folder takes it out first and says so in
+    its report (the worker logs each line: memory taken out is never silent)."""
+    mdir, _ = where
+
+    def killed(plan, report, log):
+        raise SystemExit  # the kill: the undo record stays as the rollback below fails
+
+    with monkeypatch.context() as m, pytest.raises(SystemExit):
+        m.setattr(intent.Intent, "rollback", lambda self, env=None: [])
+        store.apply(_plan(where, "first"), killed)
+    report = store.apply(_plan(where, "second"))
+    assert report.created and report.recovered[0] == "rolled back an unfinished persist"
+    with open(os.path.join(mdir, "decisions.jsonl"), encoding="utf-8") as fh:
+        kept = fh.read()
+    assert "first" not in kept and "second" in kept, kept  # the killed persist's lines went

@@ -40,6 +40,7 @@ class Report:
         self.opened = self.closed = 0  # handoff items the session opened and closed
         self.hand_opened = self.hand_closed = 0  # a hand edit of handoff.md, recorded on the way
         self.held = 0  # of what was written, held for approval (set by the worker after the hold check)
+        self.recovered: list[str] = []  # what rolling back a killed writer's persist did first, for the log
 
     def count(self, name: str) -> int:
         return sum(n for p, n in self.appended.items() if os.path.basename(p) == name)
@@ -90,7 +91,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
     _check_targets(p, mine, bool(marking))
     ensure_dir(p.memory_dir)
     with files.FolderLock(p.memory_dir):
-        intent.recover(p.memory_dir, p.env)
+        report.recovered = intent.recover(p.memory_dir, p.env)
         lines = _lines_to_append(p, report)
         answer = None
         if p.handoff is not None:

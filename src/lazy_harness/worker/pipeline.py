@@ -177,6 +177,8 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     over = _with_over_cap(distilled)
     plan, report = persist.persist_and_check(distilled, over, path, view.bytes_read, (memory_dir, learnings_dir),
                                              meta, (now, memory_root), cfg, env, sleep, log)
+    for line in report.recovered:  # why: a killed writer's persist taken out is memory gone; said
+        log(f"{memory_dir}: {line}")
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
     caches.update_index(env, memory_dir, learnings_dir, log)
