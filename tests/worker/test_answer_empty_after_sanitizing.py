@@ -34,3 +34,23 @@ def test_an_emoji_only_handoff_item_is_dropped_with_a_note_naming_its_index():
     for index in (1, 2, 3):
         assert _dropped(problems, f"handoff[{index}]"), (index, problems)
     assert not [p for p in problems if p.startswith(("handoff[0]", "handoff[4]", "handoff[5]"))]
+
+
+def test_a_ticked_handoff_item_is_dropped_with_a_note_not_silently():
+    """The store never opens a ticked item (``[x] ...``: done); the answer's check says which one went."""
+    distilled, problems = answer.validate({"handoff": ["Run the e2e tests", "[x] Ship the login fix",
+                                                       "[X] bump the version"]})
+    assert distilled["handoff"] == ["Run the e2e tests"]
+    for index in (1, 2):
+        assert [p for p in problems if p.startswith(f"handoff[{index}]") and "ticked as done" in p], problems
+
+
+def test_an_unknown_id_with_no_words_is_noted_by_the_store():
+    """``[h-...] 🎉`` names no item the project has and has no words to open one by: nothing is opened and
+    the store's notes say so (the worker logs them)."""
+    from lazy_harness.memory import handoff_log
+
+    recs, notes, problems = handoff_log.changes({}, ["[h-1a2b3c4d] 🎉", "Write the release notes"], [],
+                                                {"session_id": "s", "task_id": "t"}, 1_700_000_000.0)
+    assert [r["text"] for r in recs] == ["Write the release notes"] and not problems
+    assert [n for n in notes if "h-1a2b3c4d" in n and "no words" in n], notes

@@ -382,6 +382,8 @@ def changes(state: dict[str, Item], opened: str | Iterable[object] | None, close
         known = state.get(hid) if hid else None
         if hid is None or known is None:  # (no id given means no item known)
             if not normalise(text):
+                # why said: an id no item has, with no words to open one by (``[h-0000] 🎉``)
+                notes.append(f"nothing to open: {one_line(raw)[:80]!r} names no known item and has no words")
                 continue
             hid = id_for(state, text, recs)
             known = state.get(hid)

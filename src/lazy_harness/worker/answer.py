@@ -340,6 +340,11 @@ def _handoff_strings(value: Any, section: str, result: dict, problems: list[str]
         if section == "handoff" and _says_nothing(text):
             problems.append(f"{section}[{index}]: {snippet(text)!r} is only symbols or punctuation, dropped")
             continue
+        if section == "handoff" and text[:3] in ("[x]", "[X]"):
+            # why: the store drops a ticked item (memory/handoff_log.py ``items``); said, not silent
+            problems.append(f"{section}[{index}]: {snippet(text)!r} is ticked as done: not opened (a close "
+                            "goes in handoff_closed), dropped")
+            continue
         if fixes:
             problems.append(f"{section}[{index}]: {'; '.join(fixes)}")
         result[section].append(text)
