@@ -428,3 +428,14 @@ def test_install_project_from_a_subfolder_says_sessions_started_there_do_not_run
     assert f"not in {root / 'src' / 'pkg'}" in r.out
     monkeypatch.chdir(root)
     assert "holds lazy-harness hooks, but" not in invoke("hooks", "install", "--project").out
+
+
+def test_status_shows_a_long_last_line_cut_keeping_its_start_and_end(isolated_home):
+    """A hook's line may hold an error's text (up to 8 KiB): status shows its start and its end, the whole
+    line stays in hooks.log."""
+    middle = "x" * 6000
+    write_log(isolated_home, [f"2025-01-01T10:00:00+00:00 Stop session=a error: {middle} (1.0 ms)"])
+    r = invoke("hooks", "status")
+    assert r.code == 0, r.err
+    [line] = [ln for ln in r.out.splitlines() if ln.startswith("  Stop: ")]
+    assert len(line) < 500 and "session=a error: x" in line and line.endswith("(1.0 ms)") and "[cut " in line

@@ -93,6 +93,9 @@ def not_here_notes(cwd: str | None = None) -> list[tuple[str, str, str]]:
     return notes
 
 
+STATUS_LINE_CHARS = 400  # of a hooks.log line `lh hooks status` shows
+
+
 def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES) -> dict[str, str]:
     """Event -> the newest hooks.log line for it, without its event name (read from the file's end)."""
     from lazy_harness.memory.files import tail_lines
@@ -101,5 +104,6 @@ def last_fired(env: Mapping[str, str] | None = None, tail: int = LOG_TAIL_LINES)
     for line in reversed(tail_lines(logfile.log_path(logfile.HOOKS, env), tail)):
         parts = line.split(" ", 2)
         if len(parts) == 3 and parts[1] not in found and parts[2].startswith("session="):
-            found[parts[1]] = f"{parts[0]} {parts[2]}"
+            # why capped: a line may hold 8 KiB (an error's text); the full one is in hooks.log
+            found[parts[1]] = logfile.capped(f"{parts[0]} {parts[2]}", STATUS_LINE_CHARS)
     return found
