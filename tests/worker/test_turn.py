@@ -205,3 +205,27 @@ def test_a_codex_turn_is_found_in_its_rollout_and_a_user_message_is_not(tmp_path
     path.write_text("".join(lines), encoding="utf-8")
     assert turn.wait(str(path), digest, timeout=0) == 0.0
     assert turn.wait(str(path), typed, timeout=0) is None  # what the person typed is no turn
+
+
+def test_a_task_taken_late_whose_session_went_on_past_the_tail_reads_at_once(tmp_path, monkeypatch):
+    """The turn lies before the tail the first look reads (the session went on by more than it before the
+    worker took the task): the file was written to well after the task was queued, so the turn is in it;
+    no wait. A file not written since the task still waits for its turn."""
+    monkeypatch.setattr(turn, "TAIL_BYTES", 64)
+    path = tmp_path / "t.jsonl"
+    path.write_text(_line("naïve — café", False) + '{"type":"user","pad":"' + "x" * 500 + '"}\n', encoding="utf-8")
+    written = path.stat().st_mtime
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) > 3:
+            raise TimeoutError  # a wait: what the late task must not do
+
+    fp = queue.turn_digest("naïve — café")
+    assert turn.wait(str(path), fp, timeout=60, sleep=sleep, queued_at=written - 60) == 0.0 and not sleeps
+    try:
+        turn.wait(str(path), fp, timeout=60, sleep=sleep, queued_at=written - 1)
+    except TimeoutError:
+        pass
+    assert len(sleeps) == 4  # written just after its task: the turn may still come, so it waited

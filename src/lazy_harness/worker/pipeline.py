@@ -84,11 +84,13 @@ def _log(env: Env | None, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
-def _wait_for_turn(path: str, turn_text: str, log: Log) -> None:
-    """Hold the read until the transcript holds the Stop's turn, for a bounded time."""
+def _wait_for_turn(path: str, turn_text: str, log: Log, queued: object = None) -> None:
+    """Hold the read until the transcript holds the Stop's turn, for a bounded time; ``queued``: the
+    task's ``timestamp``."""
+    from lazy_harness.memory.files import iso_epoch
     from lazy_harness.worker import turn
 
-    waited = turn.wait(path, turn_text)
+    waited = turn.wait(path, turn_text, queued_at=iso_epoch(queued))
     if waited is None:
         log(f"the turn was not in the transcript after {turn.WAIT_SECONDS:g} s; reading what is there")
     elif waited:
@@ -200,7 +202,7 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
     agent = agent_of(fields)
     if fields.get(queue.TURN):  # a Stop task: its turn may not be in the transcript yet (worker/turn.py)
-        _wait_for_turn(path, fields[queue.TURN], log)
+        _wait_for_turn(path, fields[queue.TURN], log, fields.get("timestamp"))
     try:
         mtime = os.stat(path).st_mtime
     except OSError:

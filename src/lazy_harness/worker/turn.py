@@ -128,11 +128,13 @@ def _scan(path: str, wanted: str | tuple[bytes, ...], since: int) -> tuple[bool,
 
 
 def wait(path: str, turn: str, timeout: float | None = None, clock: Callable[[], float] = time.monotonic,
-         sleep: Callable[[float], object] = time.sleep) -> float | None:
+         sleep: Callable[[float], object] = time.sleep, queued_at: float | None = None) -> float | None:
     """Wait until the transcript at ``path`` holds the turn of ``turn`` (a task's TURN: its digest,
     or the text an older release wrote). Returns the seconds waited (0.0 when it was there at the
-    first look, or when the path is missing or not a regular file: nothing to wait for), or None
-    when ``timeout`` (default WAIT_SECONDS) passed without it."""
+    first look, or when the path is missing or not a regular file: nothing to wait for; also when the
+    file was written to more than WAIT_SECONDS after ``queued_at``, the task's time: whatever the turn
+    had still to write was written before that, so it is in the file, perhaps before the tail the
+    first look reads), or None when ``timeout`` (default WAIT_SECONDS) passed without it."""
     limit = WAIT_SECONDS if timeout is None else timeout
     # why: the previous release wrote the text itself; its tasks are accepted for one release, then needles go
     wanted = turn if queue.is_turn_digest(turn) else needles(turn)
@@ -153,6 +155,10 @@ def wait(path: str, turn: str, timeout: float | None = None, clock: Callable[[],
                 seen = size
                 if found:
                     return 0.0 if first else clock() - began
+                if first and queued_at is not None and st.st_mtime > queued_at + WAIT_SECONDS + 1:
+                    # why: a task taken late (a busy queue, a paused worker) whose session went on by more
+                    # than the tail waited WAIT_SECONDS for a turn written long before, at every such task
+                    return 0.0
         except OSError:
             return 0.0
         first = False
