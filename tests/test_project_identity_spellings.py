@@ -172,3 +172,19 @@ def test_an_insteadof_to_a_local_path_names_no_project(tmp_path, isolated_home):
     root = repo_with_origin(tmp_path, "local:app.git")
     assert identity.origin(root, paths.remote_lookup_files) is None
     assert paths.memory_key(root) == paths.project_key(root)
+
+
+def test_the_config_files_git_is_told_to_read_are_read_for_a_shorthand(tmp_path, isolated_home, monkeypatch):
+    """``GIT_CONFIG_GLOBAL`` stands for the person's files (~/.gitconfig is then not git's); the system's
+    file (``GIT_CONFIG_SYSTEM``, else /etc/gitconfig) is read too, unless ``GIT_CONFIG_NOSYSTEM``."""
+    home_file(isolated_home, ".gitconfig", '[url "https://gitlab.com/"]\n\tinsteadOf = gh:\n')
+    chosen = home_file(tmp_path, "chosen.gitconfig", GH)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(chosen))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    assert paths.memory_key(repo_with_origin(tmp_path / "a", "gh:owner/repo")) == paths.remote_key(GITHUB)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "empty.gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_SYSTEM", str(chosen))
+    root = repo_with_origin(tmp_path / "b", "gh:owner/repo")
+    assert paths.memory_key(root) != paths.remote_key(GITHUB)  # told not to read the system's file
+    monkeypatch.delenv("GIT_CONFIG_NOSYSTEM")
+    assert paths.memory_key(root) == paths.remote_key(GITHUB)

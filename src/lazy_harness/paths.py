@@ -328,12 +328,17 @@ def remote_key(normalized: str) -> str:
 
 
 def remote_lookup_files(env: Mapping[str, str] | None = None) -> tuple[tuple[str, ...], str]:
-    """(the person's git config files, in the order git reads them: ``$XDG_CONFIG_HOME/git/config``,
-    else ``~/.config/git/config``, then ``~/.gitconfig``; their ssh config ``~/.ssh/config``): where a
-    remote's shorthand is spelled out (``project_identity.origin``). Names only: read only for such a remote."""
+    """(the git config files, in the order git reads them: the system's (``$GIT_CONFIG_SYSTEM``, else
+    /etc/gitconfig; none under ``GIT_CONFIG_NOSYSTEM``), the person's (``$GIT_CONFIG_GLOBAL``, else
+    ``$XDG_CONFIG_HOME/git/config`` or ``~/.config/git/config``, then ``~/.gitconfig``); their ssh config
+    ``~/.ssh/config``): where a remote's shorthand is spelled out (``project_identity.origin``). Names
+    only: read only for such a remote."""
     e = _env(env)
-    return (os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "git", "config"),
-            os.path.join(home(e), ".gitconfig")), os.path.join(home(e), ".ssh", "config")
+    nosystem = (e.get("GIT_CONFIG_NOSYSTEM") or "").strip().lower() not in ("", "0", "false", "no", "off")
+    system = () if nosystem else (e.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig",)
+    mine = (e["GIT_CONFIG_GLOBAL"],) if e.get("GIT_CONFIG_GLOBAL") else (
+        os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "git", "config"), os.path.join(home(e), ".gitconfig"))
+    return system + mine, os.path.join(home(e), ".ssh", "config")
 
 
 def memory_key(root: str) -> str:
