@@ -153,18 +153,10 @@ def worker_died(queue_dir: str) -> tuple[int, float] | None:
     """(pid, when it took the queue) of the last worker to take the queue when it died holding it (a
     SIGKILL, the OOM killer): its ``queue.consume.OWNER`` record is left, which a worker removes
     before it lets the lock go, and no worker holds the lock. None otherwise."""
-    from lazy_harness.atomic import held
-    from lazy_harness.queue.consume import OWNER
+    from lazy_harness.queue.consume import holder
 
-    try:
-        with open(os.path.join(queue_dir, OWNER), encoding="utf-8") as fh:
-            pid = int(fh.read().split()[0])
-            since = os.fstat(fh.fileno()).st_mtime
-    except (OSError, ValueError, IndexError):
-        return None
-    if pid <= 0 or held(os.path.join(queue_dir, queue.LOCK_NAME)):
-        return None  # why the lock again: a worker that took the queue since it was probed wrote that record
-    return pid, since
+    running, pid, since = holder(queue_dir)
+    return None if running or pid is None or since is None else (pid, since)
 
 
 def _epoch(stamp: str) -> float:
@@ -188,20 +180,12 @@ class Running:
 
 
 def worker_running(queue_dir: str) -> Running | None:
-    """The worker holding the lock of ``queue_dir`` now, or None. The lock is probed as the hooks
-    probe it (a shared lock tried without waiting and dropped at once), never waited for or taken."""
-    from lazy_harness.atomic import held
-    from lazy_harness.queue.consume import OWNER
+    """The worker holding the lock of ``queue_dir`` now, or None (``queue.consume.holder``); its pid
+    unknown when it did not record itself (yet)."""
+    from lazy_harness.queue.consume import holder
 
-    if not held(os.path.join(queue_dir, queue.LOCK_NAME)):
-        return None
-    try:
-        with open(os.path.join(queue_dir, OWNER), encoding="utf-8") as fh:
-            pid = int(fh.read().split()[0])
-            since = os.fstat(fh.fileno()).st_mtime  # why: written when the worker took the queue
-    except (OSError, ValueError, IndexError):
-        return Running()  # a holder that did not record itself (yet): running, pid unknown
-    return Running(pid if pid > 0 else None, since)
+    running, pid, since = holder(queue_dir)
+    return Running(pid, since) if running else None
 
 
 def _running_line(queue_dir: str, running: Running) -> str:

@@ -4,11 +4,8 @@ yet, what the config and the queue's files tell of the worker (:func:`not_taken`
 
 from __future__ import annotations
 
-import os
 import time
 
-from lazy_harness import queue as spool
-from lazy_harness.atomic import held
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -112,36 +109,19 @@ PAUSED_STORAGE = ("waiting: memory writing is paused (no space left, or an I/O e
 def not_taken(q: str) -> str:
     """Why no worker took a pending task yet, as the config and the queue's files say it now: the
     distillation paused (an invalid config.toml, memory writing paused for room), a worker holding the
-    queue (it takes the tasks in turn: pid from ``queue.consume.OWNER``), the last worker dead while
-    it held the queue (its OWNER left, the lock free), or no worker at all. The lock is probed as the
-    hooks probe it (``atomic.held``), never waited on or taken.
-
-    why not cli.hooks_worker's readers of the same files: that module imports cli.queue, which imports
-    this one, and an import cycle is refused (tests/test_import_cycles.py)."""
+    queue (it takes the tasks in turn), the last worker dead while it held the queue, or no worker at
+    all (``queue.consume.holder``, which ``lh hooks status`` reads too)."""
     from lazy_harness import config, notice
+    from lazy_harness.queue.consume import holder
 
     if config.invalid(config.load_fast()):
         return PAUSED_CONFIG
     if notice.storage_waiting():
         return PAUSED_STORAGE
-    lock = os.path.join(q, spool.LOCK_NAME)
-    running = held(lock)
-    pid = _owner(q)
-    if running or (pid and held(lock)):  # why again: a worker that took the queue since the probe wrote OWNER
+    running, pid, _ = holder(q)
+    if running:
         who = f"the worker (pid {pid})" if pid else "a worker"
         return f"queued: {who} holds the queue and takes its tasks in turn"
     if pid:
         return f"no worker is running: the last one (pid {pid}) died holding the queue; {NEXT_WORKER}"
     return f"no worker is running: {NEXT_WORKER}"
-
-
-def _owner(q: str) -> int | None:
-    """The pid ``queue.consume.claim_queue`` recorded of the worker that took the queue, None for none."""
-    from lazy_harness.queue.consume import OWNER
-
-    try:
-        with open(os.path.join(q, OWNER), encoding="utf-8") as fh:
-            pid = int(fh.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
-    return pid if pid > 0 else None

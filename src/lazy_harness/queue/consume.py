@@ -99,6 +99,25 @@ def claim_queue(queue: str) -> int | None:
     return None
 
 
+def holder(queue: str) -> tuple[bool, int | None, float | None]:
+    """(whether a worker holds the queue's lock now, the pid the last worker to take the queue recorded,
+    when it took it): the lock probed as the hooks probe it (``atomic.held``), never waited for or taken.
+    A recorded pid with the lock free: that worker died holding the queue (a SIGKILL, the OOM killer),
+    as a worker removes its record before it lets the lock go."""
+    lock = os.path.join(queue, LOCK_NAME)
+    running = held(lock)
+    try:
+        with open(os.path.join(queue, OWNER), encoding="utf-8") as fh:
+            pid: int | None = int(fh.read().split()[0])
+            since: float | None = os.fstat(fh.fileno()).st_mtime  # why: written when the worker took the queue
+    except (OSError, ValueError, IndexError):
+        pid = since = None
+    if pid is not None and pid <= 0:
+        pid = since = None
+    # why the lock again: a worker that took the queue since the probe wrote that record
+    return running or (pid is not None and held(lock)), pid, since
+
+
 def release_queue(queue: str) -> None:
     """The holder's record goes before the lock does (see :func:`claim_queue`)."""
     try:
