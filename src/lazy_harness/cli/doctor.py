@@ -29,14 +29,16 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
 
 
-def _check_config(r: Report) -> Config:
+def _check_config(r: Report) -> tuple[Config, str | None]:
+    """The config line(s); the values the checks below use, and the problem of a wrong ``memory.path``
+    or ``knowledge.path`` (None: the folders are the file's or the defaults it asks for)."""
     from lazy_harness import private
 
     path = paths.config_file()
     unsafe = private.config_problem()
     if unsafe:  # why: a file another user could write is never read, and no path in it is ever run
         r.line("fail", "config", f"{unsafe}: not read; the checks below use the defaults", private.fix(path, unsafe))
-        return config.defaults()
+        return config.defaults(), None
     problem = None
     try:
         values, errors, warnings = config.parse_file(path)
@@ -52,6 +54,10 @@ def _check_config(r: Report) -> Config:
     elif os.path.islink(path) and not os.path.exists(path):  # why: a dotfiles link left dangling is not "no file"
         r.line("warn", "config", f"{path} is a link to {os.path.realpath(path)}, which does not exist: defaults apply",
                f"restore {os.path.realpath(path)}, or remove the link (rm {path})")
+    elif not os.path.exists(path) and paths.own_config_dir() is None:
+        # why: $LH_CONFIG asks for this file by name; one not there (a typo, a moved folder) is not "ok"
+        r.line("warn", "config", f"LH_CONFIG names {path}, which does not exist: every key is at its default",
+               "lh config init writes it there, or point LH_CONFIG at your config.toml (or unset it)")
     elif not os.path.exists(path):
         r.line("ok", "config", f"no file at {path}: defaults apply")
     else:
@@ -63,7 +69,7 @@ def _check_config(r: Report) -> Config:
         r.line("ok", "compound loop", "enabled")
     else:
         _loop_off(r)
-    return values
+    return values, next((e for e in errors if config.names_a_folder(e, path)), None)
 
 
 def _loop_off(r: Report) -> None:
@@ -84,7 +90,7 @@ def doctor(ctx: click.Context) -> None:
     v = sys.version_info
     r.line("ok" if v >= (3, 11) else "fail", "python", f"{sys.version.split()[0]} ({sys.executable})",
            None if v >= (3, 11) else "install Python 3.11 or newer")
-    values = _check_config(r)
+    values, unplaced = _check_config(r)
     from lazy_harness.cli import hooks_codex
 
     codex_holds = bool(hooks_codex.inspect(ask=False).ours)  # why: Codex alone needs neither claude nor settings.json
@@ -94,9 +100,13 @@ def doctor(ctx: click.Context) -> None:
         r.line(*row)
     check_writable(r, "queue folder", paths.queue_dir())
     check_writable(r, "log folder", paths.logs_dir())
-    check_memory(r, values)
-    check_memory_lines(r, values)
-    check_learning_files(r, values)
+    if unplaced:  # why: the default folders are not the person's memory; "ok" of them hid that lh reads none
+        r.line("warn", "memory folder", f"not checked: config.toml does not say where memory is ({unplaced})",
+               "lh config validate")
+    else:
+        check_memory(r, values)
+        check_memory_lines(r, values)
+        check_learning_files(r, values)
     check_ledger_lines(r)
     check_index(r)
     check_private_folders(r)

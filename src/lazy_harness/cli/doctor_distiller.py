@@ -37,6 +37,21 @@ def check_distiller(r: Report, values: Config, codex_holds: bool) -> None:
         _check_codex(r, values)
 
 
+def missing_distiller(values: Config) -> str | None:
+    """What keeps the worker's model calls from starting (``lh status``'s line): the executable of the
+    distiller ``worker.distiller`` picks, not found as the worker looks it up; None when it is there."""
+    from lazy_harness.worker import codex_distill
+
+    used = codex_distill.chosen(values)
+    wanted = codex_distill.codex_path(values) if used == "codex" else values["compound_loop"]["claude_path"] or "claude"
+    if _executable(wanted) is not None:
+        return None
+    where = "on PATH" if os.sep not in wanted else "or not executable"
+    nor = (f", nor {codex_distill.codex_path(values)} (worker.distiller = auto)"
+           if used == "claude" and (values["worker"]["distiller"] or "auto") == "auto" else "")
+    return f"{wanted} not found {where}{nor}"
+
+
 def _check_claude(r: Report, values: Config, needed: bool = True, either: bool = False) -> None:
     """claude: found, its version. ``either``: codex would distil in its place (Codex's hooks hold
     ours, ``worker.distiller`` is ``auto``), so a fail line names both installs."""

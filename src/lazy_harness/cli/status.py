@@ -16,6 +16,7 @@ import click
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.cli.cost import load_config, spend_lines
+from lazy_harness.cli.doctor_distiller import missing_distiller
 from lazy_harness.cli.doctor_queue import with_failing
 from lazy_harness.cli.hooks_worker import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
@@ -298,6 +299,22 @@ def hooks_line(cwd: str) -> str:
     return "registered in " + ", ".join(where)
 
 
+def _config() -> tuple[Config, str | None]:
+    """The values the hooks go on with: a wrong value keeps its default and is named on stderr, the
+    rest of the file counts. why: load_config's defaults for the whole file showed the default memory
+    folder (and its empty sessions) and caps while ``[memory] path`` was fine and still in use.
+    A syntax error, a wrong folder key or a refused file: every default, as load_config says; with
+    the problem of a wrong ``memory.path`` or ``knowledge.path`` (else None)."""
+    from lazy_harness import config
+
+    try:
+        return config.load(warn=lambda problem: click.echo(
+            f"lh: warning: {problem}; its default is used (hint: lh config validate)", err=True)), None
+    except LhError as exc:
+        unplaced = exc.message if config.names_a_folder(exc.message, paths.config_file()) else None
+        return load_config(), unplaced
+
+
 @click.command()
 @click.option("-n", "recent", default=5, show_default=True, type=click.IntRange(min=1),
               help="How many of the project's last sessions to show.")
@@ -305,14 +322,20 @@ def status(recent: int) -> None:
     """The project's last sessions, the queue, today's spend, the index and sync, on one screen."""
     from lazy_harness import config
 
-    cfg = load_config()
+    cfg, unplaced = _config()
     cwd = os.getcwd()
     mdir = paths.memory_dir(cwd, None, cfg["memory"]["path"] or None)
+    # why: the default folder shown bare read as the person's memory while config.toml names another
+    where = (f"{mdir}, the default: not the folder config.toml names ({unplaced}; lh config validate)"
+             if unplaced else mdir)
     loop = "enabled" if cfg["compound_loop"]["enabled"] else loop_off(cwd)
     if config.invalid(config.load_fast()):  # why: load_config fell back to the defaults; the hooks pause
         loop = "paused: config.toml is invalid, nothing is distilled until it is fixed (lh config validate)"
-    click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {mdir})"))
+    click.echo(terminal_safe(f"project: {project_name(cwd)} (memory: {where})"))
     click.echo(f"compound loop: {loop}")
+    missing = missing_distiller(cfg) if cfg["compound_loop"]["enabled"] and not loop.startswith("paused") else None
+    if missing:  # why: "enabled" alone read as working while every session's distillation fails at once
+        click.echo(terminal_safe(f"distiller: {missing}: sessions fail to distill at their end (lh doctor)"))
     click.echo(terminal_safe(f"hooks: {hooks_line(cwd)}"))
     q = paths.queue_dir()
     belongs = Belongs(mdir, project_root(cwd))

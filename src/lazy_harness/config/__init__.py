@@ -20,8 +20,8 @@ import os
 from lazy_harness import jsonload, paths, private
 from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (
-    CAPS, CHOICES, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA,
-    defaults)
+    CAPS, CHOICES, COMMAND_KEYS, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP,
+    SCHEMA, defaults)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def load(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | Non
         os.close(fd)
     values, errors, _ = parse_bytes(raw, path, env)
     if errors:
-        folder = [e for e in errors if _names_a_folder(e, path)]
+        folder = [e for e in errors if names_a_folder(e, path)]
         if warn is None or folder:
             raise ConfigError((folder or errors)[0], hint="lh config validate")
         for problem in errors:
@@ -86,7 +86,7 @@ def load(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | Non
     return values
 
 
-def _names_a_folder(problem: str, path: str) -> bool:
+def names_a_folder(problem: str, path: str) -> bool:
     """Whether a problem of ``path`` (``path:line: key: message``) is about a memory folder's key or
     the section holding it."""
     rest = problem[len(path):] if problem.startswith(path) else problem
@@ -95,9 +95,9 @@ def _names_a_folder(problem: str, path: str) -> bool:
 
 
 # why: a snapshot compiled by another version may lack keys, or hold values its defaults, caps, floors,
-# minimums, ranges or choices gave: the schema and those rules are part of its stamp (about 20 us)
+# minimums, ranges, choices or command rules gave: the schema and those rules are part of its stamp (about 20 us)
 _SCHEMA_STAMP = repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
-                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES))
+                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES, COMMAND_KEYS))
 INVALID: Final = "_invalid"  # load_fast: the first problem of an invalid config.toml
 
 
@@ -241,5 +241,5 @@ def _read_all(fd: int) -> bytes:
 __all__ = [
     "CAPS", "CONTEXT_HARD_CAP", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS", "RANGES", "RECALL_HARD_CAP",
     "SCHEMA", "SECTION_HELP", "check", "check_loop_edit", "defaults", "enable_loop", "invalid", "load",
-    "load_checked", "load_fast", "parse_file", "render_example", "set_value", "toml_literal",
+    "load_checked", "load_fast", "names_a_folder", "parse_file", "render_example", "set_value", "toml_literal",
 ]

@@ -128,6 +128,9 @@ SCHEMA: dict[str, dict[str, tuple[str, object, str]]] = {
 }
 
 PATH_KEYS = ("knowledge.path", "memory.path")  # folders: ~, $VARS, relative to the config file's folder
+# executables run as written (the worker's argv[0], shutil.which for "auto"): a name looked up on PATH,
+# or an absolute path. why: ~ and a relative path are never expanded there; lh doctor expanded ~ and said ok
+COMMAND_KEYS = ("compound_loop.claude_path", "worker.codex_path")
 # a smaller value is an error; by key, or by section.key where one key name is in two sections. why
 # context.max_chars: under 1,000 SessionStart's header and footer leave no room for one item
 MINIMUMS = {"wait_seconds": 1, "max_changes": 1, "lock_stale_minutes": 1, "timeout_seconds": 1, "max_attempts": 1,

@@ -9,10 +9,12 @@ problem names.
 
 from __future__ import annotations
 
+import os
+
 from lazy_harness import paths
 from lazy_harness.config.schema import (
-    CAPS, CHOICES, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config, default_tables,
-    defaults)
+    CAPS, CHOICES, COMMAND_KEYS, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RETIRED, SCHEMA, as_config,
+    default_tables, defaults)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,6 +178,9 @@ def _value_problem(dotted: str, key: str, kind: str, value: Any, env: Mapping[st
         problem = _path_problem(value, env)
         if problem:
             return f"{problem}, got {_describe(value)}"
+    if dotted in COMMAND_KEYS and os.sep in value and not os.path.isabs(value):
+        return (f"expected a name on PATH or an absolute path, got {_describe(value)} (~ and relative paths are "
+                "not expanded where it is run: write the full path)")
     if kind == "num" and value < 0:
         return f"expected a number >= 0, got {_describe(value)}"
     if key == "redact_patterns":
