@@ -204,10 +204,13 @@ def _fit(header: list[str], sections: list[Section], budget: int,
             taken[name] = 1
             spare -= cost[name]
     for name, head, items in live:  # then the guaranteed shares
-        while taken[name] < len(items) and cost[name] + item_cost(head, items, taken[name]) <= share:
+        # why `<= spare` too: a first item the first pass found no room for fits a share all the same;
+        # taken here it pushed the text past the budget, and fill() cut it while counting it shown
+        while taken[name] < len(items) and cost[name] + item_cost(head, items, taken[name]) <= share \
+                and item_cost(head, items, taken[name]) <= spare:
+            spare -= item_cost(head, items, taken[name])
             cost[name] += item_cost(head, items, taken[name])
             taken[name] += 1
-    spare = room - sum(cost.values())
     for name, head, items in live:  # the rest, by priority
         while taken[name] < len(items) and item_cost(head, items, taken[name]) <= spare:
             spare -= item_cost(head, items, taken[name])

@@ -47,7 +47,12 @@ def read_head(path: str) -> dict | None:
     """Frontmatter and the start of a learning file, reading only its first few kilobytes; with
     ``frontmatter.DAMAGED`` when a quote left open swallowed its keys."""
     try:
-        with open(path, "rb") as fh:
+        # why O_NONBLOCK and the mode: a FIFO named like a learning held open() (and so the session's
+        # start) until Claude Code's hook timeout; no effect on a file. The mask: S_ISREG without ``stat``
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as fh:
+            if os.fstat(fd).st_mode & 0o170000 != 0o100000:
+                return None
             data = fh.read(HEAD_BYTES)
             text = data.decode("utf-8", "replace")
             if len(data) == HEAD_BYTES and (not frontmatter.opens(text) or frontmatter.not_closed(text)):
@@ -94,6 +99,7 @@ class Heads:
         self.fulls: dict[str, dict | None] = {}
         self.used: set[str] = set()
         self.had_full: set[str] = set()  # paths whose whole head came from the cache
+        self.not_files: list[str] = []  # a FIFO or a folder named like a learning: passed over, named in the log
         self.changed = len(kept) != len(paths_)
         for path in paths_:
             try:
@@ -101,6 +107,10 @@ class Heads:
                 stamp: list[int] | None = [st.st_size, st.st_mtime_ns, st.st_ino]
             except OSError:
                 stamp = None
+            else:
+                if st.st_mode & 0o170000 != 0o100000:  # why the mask: stat.S_ISREG without ``stat``
+                    self.not_files.append(path)
+                    continue
             old = kept.get(path)
             if stamp is not None and isinstance(old, list) and len(old) == 5 and old[:3] == stamp \
                     and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
@@ -307,6 +317,10 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     project, key, cross = stats["project"], owned.keys, state.policy(cfg)
     legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
     heads = Heads(candidates, paths.learning_heads_file(env))
+    if heads.not_files:  # why named: passed over in silence, nobody learns why the learning is gone
+        more = f", and {len(heads.not_files) - DAMAGE_NAMED} more" if len(heads.not_files) > DAMAGE_NAMED else ""
+        stats["errors"].append(f"{len(heads.not_files)} learning(s) not a regular file, not read "
+                               f"({'; '.join(heads.not_files[:DAMAGE_NAMED])}{more}); move them aside")
     readable = _readable(heads.brief, stats)
     # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034). why
     # once before the state is asked: the newest file of an id stands for it (ADR 0059), so an inactive
