@@ -44,3 +44,22 @@ def test_a_fifo_or_folder_named_as_a_learning_is_passed_over_and_named(isolated_
     assert text is not None and "ledger exports are idempotent" in text and "ship the ledger export" in text
     line = hook_log(paths.claude_dir())[-1]
     assert "not a regular file" in line and odd in line, line
+
+
+@pytest.mark.parametrize("name", [files.HANDOFF, "handoff.jsonl", "marks.jsonl"])
+def test_a_fifo_in_place_of_a_memory_file_does_not_hold_the_start(isolated_home, tmp_path, name):
+    """A FIFO where handoff.md, handoff.jsonl or marks.jsonl should be held the open, and so the session's
+    start, until Claude Code killed the hook: no memory at all. It reads as no file (handoff.md, marks.jsonl)
+    or is named in hooks.log (handoff.jsonl), and the decisions are shown all the same."""
+    project = ms.make_project(tmp_path, "demo")
+    mem = paths.memory_dir(project)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 9000, "ship the ledger export", "r",
+                                                                    project="demo")])
+    os.mkfifo(os.path.join(mem, name))
+
+    text = _start(project)
+
+    assert text is not None and "ship the ledger export" in text
+    if name == "handoff.jsonl":  # why only it: marks.jsonl unreadable reads as no marks, as a folder there does
+        line = hook_log(paths.claude_dir())[-1]
+        assert name in line and "not a regular file" in line, line

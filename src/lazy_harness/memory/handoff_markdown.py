@@ -404,11 +404,21 @@ def _read_bytes(memory_dir: str) -> tuple[bytes, float] | None:
     """handoff.md's bytes and mtime; None when missing, empty or past ``MAX_MARKDOWN_BYTES``."""
     path = os.path.join(memory_dir, files.HANDOFF)
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_MARKDOWN_BYTES + 1)
-            mtime = os.fstat(fh.fileno()).st_mtime
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        # why O_NONBLOCK: a FIFO in its place held the open, and so a session's start, until the hook was
+        # killed; it reads as no file, as a folder does
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000:  # why the mask: stat.S_ISREG without ``stat``
+            os.close(fd)
+            return None
+    except OSError:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as fh:
+        data, mtime = fh.read(MAX_MARKDOWN_BYTES + 1), st.st_mtime
     if not data or len(data) > MAX_MARKDOWN_BYTES:
         return None
     return data, mtime

@@ -22,6 +22,8 @@ Hot path (SessionStart folds the handoff log and reads tails): only our ``jsonlo
 
 from __future__ import annotations
 
+import os
+
 from lazy_harness import jsonload
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -284,13 +286,31 @@ def read_numbered(path: str, fields: Repair | None = None) -> list[tuple[int, di
     return out
 
 
+def read_regular(path: str, limit: int = -1) -> bytes:
+    """Up to ``limit`` bytes (-1: all) of the regular file ``path``. A folder in its place raises
+    IsADirectoryError, anything else that is not a regular file an OSError naming it. why O_NONBLOCK: a
+    FIFO in place of a memory file held the open, and so a session's start, until the hook was killed."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        mode = os.fstat(fd).st_mode & 0o170000  # why the mask: stat.S_ISREG without ``stat`` on the hot path
+    except OSError:
+        os.close(fd)
+        raise
+    if mode != 0o100000:
+        os.close(fd)
+        if mode == 0o040000:
+            raise IsADirectoryError(21, "Is a directory", path)
+        raise OSError(6, "not a regular file", path)  # ENXIO
+    with open(fd, "rb") as fh:
+        return fh.read(limit)
+
+
 def _rows(path: str) -> list[bytes]:
     """The lines of a whole JSONL file to read, without their newlines: a byte order mark before line 1
     dropped, and a last line without its newline left out unless it is a whole object. [] when the file
     is missing; any other error reading it is raised."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
         return []
     if data.startswith(b"\xef\xbb\xbf"):
