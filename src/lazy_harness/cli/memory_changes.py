@@ -141,6 +141,12 @@ def undo(run: str | None, project: str | None) -> None:
     under the project's earlier key (lh memory history lists them)."""
     from lazy_harness.memory import by_hand, project_runs
 
+    if run is not None:
+        # why: `lh memory undo "$RUN"` with RUN unset undid the newest run instead, and a run pasted with
+        # a space around it was "no journal"
+        run = run.strip()
+        if not run:
+            raise click.BadParameter("an empty value names no run (lh memory history lists them)", param_hint="RUN")
     cwd, cfg, mdir, ldir, name = _where(project)
     _say_unreadable(cwd, mdir)
     run = project_runs.to_undo(cwd, mdir, name, run)

@@ -78,9 +78,10 @@ def assign(learning_id: str, target: str) -> None:
     """Give a project learning that has no project to one (it is shown there from then on)."""
     from lazy_harness import paths
     from lazy_harness.errors import LhError
-    from lazy_harness.memory import last_key, owners
+    from lazy_harness.memory import ids, last_key, owners
     from lazy_harness.project_identity import project_root
 
+    learning_id = ids.as_typed(learning_id)  # why: as forget and approve take it (upper case, spaces, brackets)
     mroot, ldir, cfg = _roots()
     known = {h["id"]: h for h in owners.orphans(mroot, ldir, os.environ)}
     if learning_id not in known:

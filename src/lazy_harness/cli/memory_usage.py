@@ -169,7 +169,7 @@ def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, str]:
 @click.option("--reset", "reset_id", metavar="ID", help="Start this entry's counts over (shown, used, recurred).")
 def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str | None) -> None:
     """Per entry shown to sessions: in how many it was shown, used, recurred; when last; the totals."""
-    from lazy_harness.memory import usage_log
+    from lazy_harness.memory import ids, usage_log
 
     if reset_id is not None and not reset_id.strip():
         raise click.BadParameter("an empty value names no entry (lh memory usage lists them)", param_hint="--reset")
@@ -177,7 +177,8 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
     if reset_id is not None:
         if all_projects:
             raise click.UsageError("--reset takes one project: use --project or run it in the project")
-        eid = reset_id.strip()
+        # why as_typed: the id as forget, close and approve take it ([h-...] from handoff.md, upper case)
+        eid = ids.as_typed(reset_id).strip()
         _refuse_unknown(mdirs[0], ldir, eid)
         usage_log.reset(os.environ, mdirs[0], eid, time.time())
         click.echo(f"usage of {eid} counts anew from now")

@@ -223,7 +223,8 @@ def unreadable_runs(memory_dir: str) -> list[tuple[str, str]]:
             out.append((path, "not JSON (a write cut short, or an edit)"))
             continue
         if not journal_format.well_formed(data, name[:-len(".json")]):
-            out.append((path, "not a journal of its run (its run, files or changes are missing or of another shape)"))
+            out.append((path, "not a journal of its run (its run, changes, files or a file's fields are missing "
+                              "or of another shape)"))
     return out
 
 

@@ -68,6 +68,39 @@ def well_formed(data: object, run: str) -> bool:
     if not isinstance(data, dict) or data.get("run") != run or not isinstance(data.get("files"), list):
         return False
     changes = data.get("changes", [])
-    return (all(isinstance(f, dict) and isinstance(f.get("path"), str) for f in data["files"])
+    return (all(_file_well_formed(f) for f in data["files"])
             and isinstance(changes, list) and all(isinstance(c, str) for c in changes)
             and all(isinstance(data.get(k), (str, type(None))) for k in ("kind", "project", "started", "undone")))
+
+
+def _file_well_formed(f: object) -> bool:
+    """Whether ``f``, one file of a journal, has a path and the fields undo reads of their types: the
+    copy of its bytes base64, its lines lists of text, its size a count, its digests and stamp text.
+    why: a journal comes with synced memory (or is edited): ``"before": "%%"`` or ``"appended": 5``
+    stopped undo with a traceback, and ``"restored": 5`` had it mark the run undone, putting nothing back."""
+    if not isinstance(f, dict) or not isinstance(f.get("path"), str):
+        return False
+    if any(f.get(k) is not None and not isinstance(f[k], str) for k in ("before_sha", "after_sha", "restored")):
+        return False
+    if any(f.get(k) is not None and not (isinstance(f[k], list) and all(isinstance(line, str) for line in f[k]))
+           for k in ("appended", "removed")):
+        return False
+    size = f.get("before_size")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 0):
+        return False
+    if f.get("fields") is not None and not isinstance(f["fields"], dict):
+        return False
+    return f.get("before") is None or _base64(f["before"])
+
+
+def _base64(value: object) -> bool:
+    import binascii
+    from base64 import b64decode
+
+    if not isinstance(value, str):
+        return False
+    try:
+        b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
