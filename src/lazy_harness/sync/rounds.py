@@ -224,8 +224,11 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         got["pushed"] = True
         remember_remote(data, env)  # why: the push moved origin/main; a rewrite of what it sent is one too
         return True
-    if "rejected" not in result.stderr and "fetch first" not in result.stderr:
-        raise SyncError(f"push failed: {result.describe()}", hint="lh sync --status")
+    # why only these: "[remote rejected]" is the remote declining (its hook, a quota, a protected branch),
+    # not another machine first; read as a race it was tried 4 times and blamed on another machine
+    if "fetch first" not in result.stderr and "non-fast-forward" not in result.stderr:
+        raise SyncError(f"push failed: {result.describe()}",
+                        hint="lh sync (what was committed here waits for the next round)")
     return False
 
 
