@@ -147,17 +147,17 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     path, mtime, offset, view = read
     seen = view.describe()
     skip = _not_worth_distilling(fields, loop, view, offset, mtime, seen)
-    memory_dir = fields["memory_dir"]
     learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     if skip is not None:
-        if view.kind == "interactive" and skip.reason in (NOTHING_NEW, FORK_COVERED) and not dry_run:
+        if skip.reason in (NOTHING_NEW, FORK_COVERED) and fields.get("memory_dir") and not dry_run:
             # why: a session whose part was distilled elsewhere (a fork distilled its copied turns first)
             # still had its own showings; only a distillation counts them (a line already written counts once)
             persist.account_usage({"session_id": fields.get("session_id", ""), "path": path, "failures": [],
-                                   "at": now}, memory_dir, learnings_dir, env, log)
+                                   "at": now}, str(fields["memory_dir"]), learnings_dir, env, log)
         return skip
 
     extra = tuple(loop.get("redact_patterns") or ())
+    memory_dir = fields["memory_dir"]
     cwd = fields.get("cwd") or view.cwd or ""
     project = project_name(cwd) if cwd else "unknown"
     if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
