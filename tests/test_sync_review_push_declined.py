@@ -26,3 +26,23 @@ def test_a_push_the_remote_declines_names_the_remotes_reason_and_the_next_round_
     hook.unlink()
     assert a.sync()["pushed"]
     assert "Use tox" in _git("--git-dir", str(remote), "show", f"main:projects/{KEY}/decisions.jsonl")
+
+
+def test_a_push_that_finds_the_remotes_ref_locked_by_another_push_is_a_race_tried_again(tmp_path):
+    """Two machines pushing at once to one remote: the second finds the ref locked or moved under it
+    (git: ``[remote rejected] HEAD -> main (failed to update ref)``, ``cannot lock ref``). That is
+    another machine first, tried again as one, not a refusal of the remote."""
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", "-b", "main", str(remote))
+    a = Machine(tmp_path, remote, "a")
+    a.add("decision", "Use tox")
+    assert a.sync()["pushed"]
+    a.add("decision", "Use nox")
+    lock = remote / "refs" / "heads" / "main.lock"  # what a push under way holds
+    lock.write_text("")
+    with pytest.raises(sync.SyncError) as err:
+        a.sync()
+    assert f"push rejected {sync.rounds.PUSH_TRIES} times" in str(err.value), str(err.value)
+    lock.unlink()
+    assert a.sync()["pushed"]
+    assert "Use nox" in _git("--git-dir", str(remote), "show", f"main:projects/{KEY}/decisions.jsonl")

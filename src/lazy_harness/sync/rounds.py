@@ -224,12 +224,17 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         got["pushed"] = True
         remember_remote(data, env)  # why: the push moved origin/main; a rewrite of what it sent is one too
         return True
-    # why only these: "[remote rejected]" is the remote declining (its hook, a quota, a protected branch),
-    # not another machine first; read as a race it was tried 4 times and blamed on another machine
-    if "fetch first" not in result.stderr and "non-fast-forward" not in result.stderr:
+    # why only these: "[remote rejected]" with a reason of the remote's own (its hook, a quota, a protected
+    # branch) is no other machine first; read as a race it was tried 4 times and blamed on another machine.
+    # Another machine's push landing during this one's is: "fetch first", "non-fast-forward", or the
+    # remote's ref lock taken or moved under it ("cannot lock ref", "failed to update ref")
+    if not any(race in result.stderr for race in PUSH_RACES):
         raise SyncError(f"push failed: {result.describe()}",
                         hint="lh sync (what was committed here waits for the next round)")
     return False
+
+
+PUSH_RACES = ("fetch first", "non-fast-forward", "cannot lock ref", "failed to update ref", "incorrect old value")
 
 
 def _head(data: str, env: Mapping[str, str] | None) -> str:
