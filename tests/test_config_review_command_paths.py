@@ -2,20 +2,11 @@
 argv[0], ``shutil.which`` for ``auto``): ``~/bin/claude`` or ``bin/claude`` is never found there,
 while lh doctor expanded the ``~`` and said "ok". Such a value is a config error naming the key."""
 
-import os
 
 from lazy_harness import config, paths
 
 from tests.cli.lhrun import invoke
-
-
-def _config(text: str) -> str:
-    path = paths.config_file()
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(path, 0o600)
-    return path
+from tests.test_config_review_fixes import _config
 
 
 def _fake_claude(home) -> str:

@@ -5,18 +5,9 @@ hooks and ``lh memory``; the wrong value is still named."""
 
 import os
 
-from lazy_harness import paths
 
 from tests.cli.lhrun import invoke
-
-
-def _config(text: str) -> str:
-    path = paths.config_file()
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(path, 0o600)
-    return path
+from tests.test_config_review_fixes import _config
 
 
 def test_status_keeps_the_good_keys_of_a_file_with_one_wrong_value(tmp_path, monkeypatch):

@@ -3,20 +3,10 @@ config line, then said ``ok memory folder: ~/.local/share/lazy-harness/projects`
 lines`` of the default folder: not the person's memory, which lh will not read until the key is
 fixed. Those checks say they are not run, and why."""
 
-import os
 
-from lazy_harness import paths
 
 from tests.cli.lhrun import invoke
-
-
-def _config(text: str) -> str:
-    path = paths.config_file()
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(path, 0o600)
-    return path
+from tests.test_config_review_fixes import _config
 
 
 def test_doctor_does_not_call_the_default_memory_folder_ok_when_memory_path_is_wrong(monkeypatch):
