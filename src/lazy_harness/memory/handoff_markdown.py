@@ -60,7 +60,8 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
     Items are markdown list lines: ``- ``, ``* ``, ``+ `` or numbered (``1. ``, ``1) ``); ``- [x]``
     ticked, and so is an item struck through whole (``- ~~[h-...] text~~``, :func:`_struck`). An indented
     line under an item continues its text, unless it is our own note (:func:`our_note`, the ``opened ...
-    by ...`` line a render writes), with or without the header.
+    by ...`` line a render writes), with or without the header. Any other line of words opens an item
+    too, unless it is structure or ours (:func:`_not_an_item`).
     The note joined onto an item's lines by an editor's reflow is left out too (:func:`_item_text`;
     ``state`` gives each known item's own note).
     """
@@ -85,7 +86,9 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
             hid, body = split_ref(entry.removeprefix(STRUCK).strip() if struck else entry)
             current = [line.rstrip(), hid, body, ticked, [], struck]
             blocks.append(current)
-        elif current is not None and line.strip() and line[:1] in (" ", "\t"):
+        elif not line.strip():
+            current = None
+        elif current is not None and line[:1] in (" ", "\t"):
             # why: the note is dropped by its exact format, not by the header: a file whose header was
             # deleted glued "opened ... by session ..." onto every item, and a person's detail line
             # under an item in a file we rendered was dropped without a word
@@ -93,8 +96,14 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
             if not note:  # the line joins the item's, so the digest sees the edit
                 current[0] = f"{current[0]}\n{line.rstrip()}"
             current[4].append((line.strip(), note))
-        elif not (line[:1] in (" ", "\t") and line.strip()):
+        elif _not_an_item(line):
             current = None
+        else:
+            # why: a line a person types without a list marker ("ask Dana about the staging key") was
+            # dropped without a word at the next render; it opens an item, as a list line does (lines are
+            # this file's unit: two such lines are two items, an indented line under one continues it)
+            current = [line.rstrip(), None, line.strip(), False, [], False]
+            blocks.append(current)
     known = state or {}
     out = [_struck(b[0], b[1], _item_text(b[2], b[4], b[1], known.get(b[1]) if b[1] else None), b[3], b[5])
            for b in blocks]
@@ -102,6 +111,22 @@ def parse_markdown(text: str, state: dict[str, Item] | None = None
 
 
 STRUCK = "~~"
+_COUNTS = ("open items, rendered ", "open item, rendered ")  # after the count on the line a render writes
+
+
+def _not_an_item(line: str) -> bool:
+    """Whether ``line``, no list item, is what a render writes or markdown structure rather than a
+    person's words: a heading (the title too), a comment (the header), a lead-in ending ``:`` (``Pending
+    for next session:`` above a list), the line that counts the items (also cut short, as a cut file
+    ends), the ``Written ... at the end of session ...`` line of renders before the item log, or our
+    note standing alone (its item's line deleted)."""
+    words = " ".join(line.split())
+    if words.startswith(("#", "<!--")) or words.endswith(":") or our_note(f"  {words}"):
+        return True
+    if words.startswith("Written ") and " at the end of session " in words:
+        return True
+    count, _, rest = words.partition(" ")
+    return (count == "No" or count.isdigit()) and any(rest.startswith(c) or c.startswith(rest) for c in _COUNTS)
 
 
 def _struck(line: str, hid: str | None, text: str, ticked: bool, struck: bool) -> tuple[str, str | None, str, bool]:
