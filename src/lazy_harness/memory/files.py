@@ -149,23 +149,14 @@ def _open_regular(path: str) -> tuple[int, os.stat_result] | None:
     """(descriptor, its stat) of ``path`` opened for reading; None when it cannot be opened. Anything but
     a regular file (a folder or a FIFO put in its place) is refused with an ``LhError`` naming it."""
     try:
-        # why O_NONBLOCK: a FIFO in place of the file would hold the open forever; no effect on a file
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-    except OSError:
-        os.close(fd)
-        return None
-    # why the mask: stat.S_ISREG without importing ``stat`` on the hot path
-    if st.st_mode & 0o170000 != 0o100000:
-        os.close(fd)
+        return lines.open_regular(path)
+    except (IsADirectoryError, lines.NotRegularFile):
         from lazy_harness.errors import LhError
 
         raise LhError(f"{path}: not a regular file (a folder or device in place of a memory file); not read",
-                      hint=f"move {path} aside")
-    return fd, st
+                      hint=f"move {path} aside") from None
+    except OSError:
+        return None
 
 
 _TOO_FAR = -2  # _newline_before: no newline within the bytes it may search

@@ -38,6 +38,7 @@ from lazy_harness.memory.handoff_log import (
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
 from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, held_mark, held_reasons, marked_id
+from lazy_harness.memory.lines import NotRegularFile, open_regular
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -427,21 +428,10 @@ def read_markdown(memory_dir: str) -> tuple[str, float] | None:
 
 def _read_bytes(memory_dir: str) -> tuple[bytes, float] | None:
     """handoff.md's bytes and mtime; None when missing, empty or past ``MAX_MARKDOWN_BYTES``."""
-    path = os.path.join(memory_dir, files.HANDOFF)
-    try:
-        # why O_NONBLOCK: a FIFO in its place held the open, and so a session's start, until the hook was
-        # killed; it reads as no file, as a folder does
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except (FileNotFoundError, NotADirectoryError):
+    try:  # why: a folder or a FIFO in its place reads as no file
+        fd, st = open_regular(os.path.join(memory_dir, files.HANDOFF))
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, NotRegularFile):
         return None
-    try:
-        st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000:  # why the mask: stat.S_ISREG without ``stat``
-            os.close(fd)
-            return None
-    except OSError:
-        os.close(fd)
-        raise
     with open(fd, "rb") as fh:
         data, mtime = fh.read(MAX_MARKDOWN_BYTES + 1), st.st_mtime
     if not data or len(data) > MAX_MARKDOWN_BYTES:

@@ -83,13 +83,11 @@ def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | N
     """The bytes of ``path`` from ``offset`` up to ``size``; None when it is not there, or when a folder
     stands in an entry file's place (``lh memory check``, ``lh doctor`` and the commands name it).
     why marks raise: they hide what was forgotten, and without them nothing may be read as shown."""
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(offset)
-            return fh.read() if size is None else fh.read(max(0, size - offset))
+    try:  # why lines.read_regular: a FIFO in an entry file's place held the worker in open() for good
+        return lines.read_regular(path, -1 if size is None else max(0, size - offset), offset)
     except FileNotFoundError:
         return None
-    except (IsADirectoryError, NotADirectoryError):
+    except (IsADirectoryError, NotADirectoryError, lines.NotRegularFile):
         if kind == "mark":
             raise
         return None

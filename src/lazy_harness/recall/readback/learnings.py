@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import frontmatter, held, ids, provenance, state, trust
+from lazy_harness.memory import frontmatter, held, ids, lines, provenance, state, trust
 from lazy_harness.memory.fence import date_of
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
@@ -46,13 +46,9 @@ DAMAGE_NAMED = 3  # damaged learnings named in the log line; lh memory check nam
 def read_head(path: str) -> dict | None:
     """Frontmatter and the start of a learning file, reading only its first few kilobytes; with
     ``frontmatter.DAMAGED`` when a quote left open swallowed its keys."""
-    try:
-        # why O_NONBLOCK and the mode: a FIFO named like a learning held open() (and so the session's
-        # start) until Claude Code's hook timeout; no effect on a file. The mask: S_ISREG without ``stat``
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:  # why: a FIFO named like a learning held the session's start until the hook's timeout
+        fd, _ = lines.open_regular(path)
         with open(fd, "rb") as fh:
-            if os.fstat(fd).st_mode & 0o170000 != 0o100000:
-                return None
             data = fh.read(HEAD_BYTES)
             text = data.decode("utf-8", "replace")
             if len(data) == HEAD_BYTES and (not frontmatter.opens(text) or frontmatter.not_closed(text)):
