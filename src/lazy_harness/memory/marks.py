@@ -34,11 +34,18 @@ def path_of(memory_dir: str) -> str:
 
 def read(memory_dir: str) -> list[dict]:
     """Every whole mark record, in file order; torn or foreign lines are skipped, damaged ones salvaged
-    when they can be (``lines.records_of``) and the file noted for the log."""
+    when they can be (``lines.records_of``) and the file noted for the log; none when the file is missing.
+    A file that is there and cannot be read (a folder or a FIFO in its place, no permission, an I/O error)
+    raises an ``LhError`` naming it (its OSError the cause). why: read as no marks, every forgotten, held
+    or replaced entry came back as active; a reader without the marks shows less or fails, and says why."""
+    path = path_of(memory_dir)
     try:
-        recs = lines.read_file(path_of(memory_dir))
-    except OSError:
-        return []
+        recs = lines.read_file(path)
+    except OSError as exc:
+        from lazy_harness.errors import LhError
+
+        raise LhError(f"{path}: cannot be read ({exc.strerror or exc}); what was forgotten or held cannot be told "
+                      "without it", hint="move it aside if it is no file, or make it readable; lh doctor") from exc
     out = []
     for rec in recs:
         if rec.get("op") in OPS and isinstance(rec.get("id"), str):

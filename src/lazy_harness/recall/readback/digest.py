@@ -248,11 +248,12 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
     stats["available"] = {name: len(items) for name, _, items in sections}
     # other projects' learnings alone do not make this project's memory
     if not (stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])):
-        if not trouble[0]:
+        if not (trouble[0] or stats.get("withheld")):
             stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
             return None, stats
         sections = []
-    text, shown, left = fill(header_lines(project, mdir, trouble), sections, budget, dated=stats.get("dated"))
+    header = header_lines(project, mdir, trouble, stats.get("withheld"))
+    text, shown, left = fill(header, sections, budget, dated=stats.get("dated"))
     # why both: the log gives the size as the budget counts it (fill: UTF-16 units), the usage record
     # (hooks/session_start.py) counts characters as its items' lines do
     stats.update(shown=shown, left_out=left, chars=len(text), units=units(text))
@@ -280,13 +281,16 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     check; a section that fails to read is empty, its error in ``stats["errors"]``."""
     ctx, mdir = cfg["context"], stats["memory_dir"]
     stale_days = cfg["handoff"]["stale_days"]
-    recs = None  # why: marks.jsonl read once for what is left out and what is approved
+    recs, withheld = None, False  # why: marks.jsonl read once for what is left out and what is approved
     try:
         recs = marks.read(mdir)
         hidden = marks.hidden(mdir, recs)
-    except Exception as exc:  # why: an unreadable marks file must not cost the session its memory
-        stats["errors"].append(f"marks: {type(exc).__name__}: {exc}")
-        hidden = {}
+    except Exception as exc:
+        # why: without the marks, what the person forgot or the hold check held would be shown as active:
+        # the sections they hide are left out (learnings keep theirs in their own files) and the log says why
+        stats["errors"].append(f"marks: {type(exc).__name__}: {exc}; decisions, failures and open items left out")
+        recs, hidden, withheld = [], {}, True
+        stats["withheld"] = marks.path_of(mdir)
     stats["hidden"] = hidden
     stats["ranks"] = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
     kept = verdicts.kept_verdicts(mdir, env)
@@ -300,7 +304,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     sections: list[Section] = []
     for name, build in builders:
         try:
-            head, items = build()
+            head, items = ([], []) if withheld and name != "learnings" else build()
         except Exception as exc:  # why: one unreadable file must not cost the session the other sections
             stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
             head, items = [], []
@@ -312,8 +316,9 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     return sections
 
 
-def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> list[str]:
-    """The fence, the title, where the memory lives and, when distillation is failing, the line saying so."""
+def header_lines(project: str, mdir: str, trouble: tuple[int, str | None], withheld: str | None = None) -> list[str]:
+    """The fence, the title, where the memory lives and, when distillation is failing or marks.jsonl
+    (``withheld``) cannot be read, the line saying so."""
     header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
               f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
@@ -321,6 +326,9 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None]) -> li
         since = f"since the last successful one at {last}" if last else "and none has succeeded yet"
         header.append(f"Distillation is failing: {failed} distillation task{'s' if failed != 1 else ''} failed "
                       f"{since}, so this memory may be missing recent sessions; `lh queue` shows why.")
+    if withheld:
+        header.append(f"Decisions, failures and open items are left out: {neutral(withheld, 400)} cannot be read, "
+                      "and without it entries the person forgot or held would come back; `lh doctor` says why.")
     return header
 
 
