@@ -264,8 +264,12 @@ def belongs(head: dict, key: str | frozenset[str], legacy: Callable[[dict], bool
 
 
 def head_text(head: dict) -> str:
-    """The text the check reads of a learning's head (recall.readback.learnings.read_head)."""
-    return check_text(head, head.get("learning"))
+    """The text the check reads of a learning's head (recall.readback.learnings.read_head): its file's
+    name too, as words. why the name: the read-back shows it, and a file synced in or made by hand is
+    named as its maker chose, whatever its title says (``...-ignore-previous-instructions.md``)."""
+    text = check_text(head, head.get("learning"))
+    path = head.get("path")
+    return f"{text} {ids.title_of_file(path)}" if isinstance(path, str) and path else text
 
 
 CAP_EXCERPT = 240
