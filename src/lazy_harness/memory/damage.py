@@ -160,7 +160,7 @@ def no_entry(memory_dir: str, eid: str, kind: str) -> LhError:
 
 def unreadable(path: str) -> str | None:
     """Why a memory file that is there cannot be read as one (a folder, a link to nothing, not a regular
-    file), None when it is a file or not there at all. Only a regular file is opened (a pipe would
+    file, no permission to read it), None when it is a file or not there at all. Only a regular file is opened (a pipe would
     block)."""
     if not os.path.lexists(path):
         return None
@@ -170,6 +170,8 @@ def unreadable(path: str) -> str | None:
         return f"a link to {os.readlink(path)}, which does not exist"
     if not os.path.isfile(path):
         return "not a regular file"
+    if not os.access(path, os.R_OK):
+        return "not readable by this user (its permissions)"
     return None
 
 

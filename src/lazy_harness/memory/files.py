@@ -146,17 +146,21 @@ def _backwards(fd: int, st: os.stat_result, block: int, skipped: list | None,
 
 
 def _open_regular(path: str) -> tuple[int, os.stat_result] | None:
-    """(descriptor, its stat) of ``path`` opened for reading; None when it cannot be opened. Anything but
-    a regular file (a folder or a FIFO put in its place) is refused with an ``LhError`` naming it."""
+    """(descriptor, its stat) of ``path`` opened for reading; None when it is not there. Anything but
+    a regular file (a folder or a FIFO put in its place) is refused with an ``LhError`` naming it, and so
+    is a file that cannot be opened (no permission, an I/O error). why: read as empty, its entries were
+    missing from every session without a word."""
     try:
         return lines.open_regular(path)
-    except (IsADirectoryError, lines.NotRegularFile):
-        from lazy_harness.errors import LhError
-
-        raise LhError(f"{path}: not a regular file (a folder or device in place of a memory file); not read",
-                      hint=f"move {path} aside") from None
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as exc:
+        from lazy_harness.errors import LhError  # why here: the error path only (hot path)
+
+        if isinstance(exc, (IsADirectoryError, lines.NotRegularFile)):
+            raise LhError(f"{path}: not a regular file (a folder or device in place of a memory file); not read",
+                          hint=f"move {path} aside") from None
+        raise LhError(f"{path}: cannot be read ({exc.strerror or exc})", hint="make it readable; lh doctor") from exc
 
 
 _TOO_FAR = -2  # _newline_before: no newline within the bytes it may search
