@@ -78,6 +78,7 @@ def history(project: str | None) -> None:
     from lazy_harness.logfile import terminal_safe
     from lazy_harness.memory import journal, project_runs
     from lazy_harness.memory.changes import listed_elsewhere
+    from lazy_harness.memory.journal_format import run_order
 
     cwd, _, mdir, ldir, name = _where(project)
     runs = project_runs.runs(cwd, mdir, name)
@@ -87,7 +88,7 @@ def history(project: str | None) -> None:
     if not runs and not others:
         click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
         return
-    for data, where in sorted(runs + others, key=lambda pair: str(pair[0]["run"]), reverse=True):
+    for data, where in sorted(runs + others, key=lambda pair: run_order(pair[0]), reverse=True):
         if "elsewhere" in data:
             _echo_run_elsewhere(data)
             continue

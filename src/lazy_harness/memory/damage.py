@@ -160,8 +160,8 @@ def no_entry(memory_dir: str, eid: str, kind: str) -> LhError:
 
 def unreadable(path: str) -> str | None:
     """Why a memory file that is there cannot be read as one (a folder, a link to nothing, not a regular
-    file, no permission to read it), None when it is a file or not there at all. Only a regular file is opened (a pipe would
-    block)."""
+    file, no permission to read it), None when it is a file or not there at all. Only a regular file is
+    opened (a pipe would block)."""
     if not os.path.lexists(path):
         return None
     if os.path.isdir(path):

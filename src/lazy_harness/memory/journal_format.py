@@ -58,7 +58,19 @@ def read_folder(journals: str) -> list[dict]:
             continue
         if well_formed(data, name[:-len(".json")]):
             out.append(data)
+    out.sort(key=run_order, reverse=True)
     return out
+
+
+def run_order(data: dict) -> tuple[float, str]:
+    """The key that sorts journals by when they ran: when each started (``started``, with its offset),
+    then its run. why not the run alone: a run's name is its local time, which a clock set back, a
+    daylight saving fall-back or a flight to another time zone turn back, and a plain undo then undid
+    an older run than the newest."""
+    from lazy_harness.memory.files import iso_epoch
+
+    started = iso_epoch(data.get("started"))
+    return (started if started is not None else 0.0, str(data.get("run", "")))
 
 
 def well_formed(data: object, run: str) -> bool:

@@ -45,7 +45,9 @@ def runs(folder: str | None, mdir: str, name: str) -> list[tuple[dict, str | Non
             if r["run"] not in seen and (not by_name or r.get("project") in (None, name)):
                 seen.add(r["run"])
                 found.append((r, where))
-    return sorted(found, key=lambda pair: str(pair[0]["run"]), reverse=True)
+    from lazy_harness.memory.journal_format import run_order
+
+    return sorted(found, key=lambda pair: run_order(pair[0]), reverse=True)
 
 
 def to_undo(folder: str | None, mdir: str, name: str, run: str | None) -> str | None:

@@ -179,7 +179,8 @@ def runs(p: Project) -> list[dict]:
     its own learnings, each of those with ``elsewhere``: (where it is journaled and undone, its changes
     to this project's learnings)."""
     from lazy_harness.memory import changes, project_runs
+    from lazy_harness.memory.journal_format import run_order
 
     own = [{**r, "earlier": where} if where else r for r, where in project_runs.runs(p.folder, p.memory_dir, p.name)]
     others = changes.listed_elsewhere(p.memory_dir, p.learnings_dir, p.name, {str(r["run"]) for r in own})
-    return sorted(own + others, key=lambda r: str(r["run"]), reverse=True)
+    return sorted(own + others, key=run_order, reverse=True)
