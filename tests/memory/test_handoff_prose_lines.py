@@ -67,7 +67,7 @@ def test_headings_lead_ins_and_lines_a_render_wrote_open_nothing(tmp_path):
     first = ids.handoff_id("Migrate the payments table")
     # the first item's line deleted, its note left behind: that item closes, the note opens nothing
     text = text.replace(f"- [{first}] Migrate the payments table\n", "")
-    text += ("\n## Later\nPending for next session:\n"
+    text += ("\n## Later\nPending for next session:\n```python\n"
              "Written 2025-10-09T08:53:20+00:00 at the end of session old-sess.\n")
     _hand_write(mdir, text)
     assert _open(mdir) == ["Write the runbook"]

@@ -117,12 +117,12 @@ _COUNTS = ("open items, rendered ", "open item, rendered ")  # after the count o
 
 def _not_an_item(line: str) -> bool:
     """Whether ``line``, no list item, is what a render writes or markdown structure rather than a
-    person's words: a heading (the title too), a comment (the header), a lead-in ending ``:`` (``Pending
-    for next session:`` above a list), the line that counts the items (also cut short, as a cut file
-    ends), the ``Written ... at the end of session ...`` line of renders before the item log, or our
-    note standing alone (its item's line deleted)."""
+    person's words: a heading (the title too), a comment (the header), a code fence, a lead-in ending
+    ``:`` (``Pending for next session:`` above a list), the line that counts the items (also cut short,
+    as a cut file ends), the ``Written ... at the end of session ...`` line of renders before the item
+    log, or our note standing alone (its item's line deleted)."""
     words = " ".join(line.split())
-    if words.startswith(("#", "<!--")) or words.endswith(":") or our_note(f"  {words}"):
+    if words.startswith(("#", "<!--", "```", "~~~")) or words.endswith(":") or our_note(f"  {words}"):
         return True
     if words.startswith("Written ") and " at the end of session " in words:
         return True
