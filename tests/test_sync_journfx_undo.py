@@ -18,6 +18,7 @@ import pytest
 
 from lazy_harness import sync
 from lazy_harness.errors import LhError
+from lazy_harness.logfile import stamp
 from lazy_harness.memory import by_hand, journal, marks
 from tests.test_sync import Machine, _git
 
@@ -198,6 +199,7 @@ def _old_foreign_run(m: Machine, other_home: str, now: float) -> str:
     run = journal.Journal(str(m.mdir), "forget", "demo", now).run
     rec = _record(run, None, None, path=os.path.join(other_home, "data", "lazy-harness", "projects",
                                                       m.mdir.name, "marks.jsonl"))
+    rec["started"] = stamp(now)  # why: runs are ordered by when they started (journal_format.run_order)
     _commit_journal(m, run, json.dumps(rec, indent=1))
     return run
 

@@ -10,7 +10,7 @@ import os
 
 from lazy_harness import jsonload
 from lazy_harness.memory import approval, ids, state, trust
-from lazy_harness.memory.held import check_text, excerpt, learning_approved, learning_text
+from lazy_harness.memory.held import check_text, excerpt, head_text, learning_approved, learning_text
 from lazy_harness.memory.verdicts import Kept, arrived_verdicts_file
 from lazy_harness.memory.approval import learning_parts
 
@@ -151,8 +151,8 @@ def keep_arrived(memory_dirs: list[str], only: set[str] | None, learning_files: 
     texts = _line_texts(memory_dirs, only) if only is not None else []
     for path in learning_files:
         parsed = learning_parts(path)
-        if parsed is not None:
-            texts.append(check_text(parsed[0], excerpt(parsed[1])))
+        if parsed is not None:  # why head_text: the start checks a learning's head with its file's name
+            texts.append(head_text({**parsed[0], "learning": excerpt(parsed[1]), "path": path}))
     keep_texts(texts, env)
     return len(texts)
 
