@@ -7,6 +7,8 @@ memory folder of the entry's project whose "before" is the file with the other v
 ``lh memory undo <run>`` in that project puts it there (the next round pushes it), ``lh memory
 history`` lists it. The round says so once: a line per conflict in its result (``lh sync`` prints
 them), in worker.log, and in the sync state ``lh sync --status`` shows (the last ``KEPT`` of them).
+The run goes out with the merge: the other machine's round says that its version was replaced
+(``sync.replaced``).
 
 Two different learnings added under one file name, one on each machine (``ADDED``): the other
 machine's is written to the next free name beside this one's (``-2``, ``-3`` ...), which the round

@@ -120,16 +120,30 @@ LOCAL_GIT_VARS = frozenset((
     "GIT_INTERNAL_SUPER_PREFIX", "GIT_SHALLOW_FILE", "GIT_COMMON_DIR"))
 
 
+# why: never a prompt, git's messages in one language (a round reads them), and a remote that stalls
+# (http under 1 kB/s for 20 s) fails the round instead of holding it for minutes. Every git of a round
+# gets them (git_env), those fed on stdin too
+NO_PROMPT = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C", "GIT_HTTP_LOW_SPEED_LIMIT": "1000",
+             "GIT_HTTP_LOW_SPEED_TIME": "20"}
+
+
 def git_env(data: str, env: Mapping[str, str] | None) -> dict[str, str]:
-    """``env`` (this process's by default) without :data:`LOCAL_GIT_VARS`: git then finds
-    ``data``'s own ``.git``. An index file inside that ``.git`` is kept: a round's own (``write_merged._staged``)."""
+    """The environment every git of a round runs with: ``env`` (this process's by default) without
+    :data:`LOCAL_GIT_VARS`, so git finds ``data``'s own ``.git`` (an index file inside that ``.git`` is
+    kept: a round's own, ``write_merged._staged``), with :data:`NO_PROMPT`, and without an empty
+    ``GIT_SSH_COMMAND`` or ``GIT_SSH``."""
     ours = os.path.join(data, ".git") + os.sep
-    return {k: v for k, v in (os.environ if env is None else env).items()
+    genv = {k: v for k, v in (os.environ if env is None else env).items()
             if not (k in LOCAL_GIT_VARS or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")))
             or (k == "GIT_INDEX_FILE" and v.startswith(ours))}
+    genv.update(NO_PROMPT)
+    for var in ("GIT_SSH_COMMAND", "GIT_SSH"):
+        if not genv.get(var, "x"):  # why: an empty one ("export GIT_SSH_COMMAND=") hid the person's config
+            del genv[var]
+    return genv
 
 
-BATCH_SSH = "ssh -o BatchMode=yes -o ConnectTimeout=10"
+BATCH_SSH = "ssh -o BatchMode=yes -o ConnectTimeout=10"  # why: no password prompt; unreachable for 10 s fails
 REMOTE_COMMANDS = frozenset(("fetch", "push", "ls-remote", "pull", "clone"))  # those that may run ssh
 
 
@@ -170,13 +184,6 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
          env: Mapping[str, str] | None = None) -> proc.Result:
     _guarded(data)
     genv = git_env(data, env)
-    # why: never a prompt, and a remote that stalls (http under 1 kB/s for 20 s, ssh unreachable for
-    # 10 s) fails the round instead of holding it for minutes
-    genv.update(GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", LC_ALL="C", GIT_HTTP_LOW_SPEED_LIMIT="1000",
-                GIT_HTTP_LOW_SPEED_TIME="20")
-    for var in ("GIT_SSH_COMMAND", "GIT_SSH"):
-        if not genv.get(var, "x"):  # why: an empty one ("export GIT_SSH_COMMAND=") hid the person's config
-            del genv[var]
     if args and args[0] in REMOTE_COMMANDS:
         _remote_guarded(data, args, genv)
         if not _persons_ssh(data, genv):

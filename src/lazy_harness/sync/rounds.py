@@ -11,7 +11,7 @@ from contextlib import suppress
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
-from lazy_harness.sync import arrivals, conflicts, forgotten
+from lazy_harness.sync import arrivals, conflicts, forgotten, replaced
 from lazy_harness.sync.after_merge import (hold_merged, incoming_ids, recount_usage, record_handoff_edits,
                                            rerender_handoffs)
 from lazy_harness.sync.leftovers import repair
@@ -197,17 +197,14 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     got["changed"] += merged
     if merged and before:  # a forget met an edit of its entry, which the merge keeps hidden: said
         got["conflicts"] += forgotten.said(data, before, _remote_head(data, env), env)
+        # and an edit of this machine's that another machine's round replaced by its own (and journalled)
+        got["conflicts"] += replaced.said(data, before, _head(data, env), merged, env)
     if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
         came = incoming_ids(data, before, _head(data, env), env)
         got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
     if merged:  # lines appended meanwhile are kept after the merged ones (write_merged._install): they go out now
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
-    created: list[str] = []
-    got["conflicts"] += conflicts.keep(data, cfg, env, now, created,
-                                       lambda text, path: arrivals.record_learning(text, path, env))
-    if created:  # the other machine's learning under a name of its own: it goes out with this round
-        got["changed"] += created
-        got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
+    _keep_conflicts(cfg, env, data, now, extra, got)
     if not push:
         return True
     head = _head(data, env)
@@ -232,6 +229,20 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         raise SyncError(f"push failed: {result.describe()}",
                         hint="lh sync (what was committed here waits for the next round)")
     return False
+
+
+def _keep_conflicts(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple,
+                    got: dict) -> None:
+    """The other machine's version of each entry the merge met edited on both machines, kept
+    (``conflicts.keep``: a learning under a name of its own, a journalled run) and committed.
+    why committed now: it goes out with this merge, and the other machine learns from it that its edit
+    lost (sync/replaced.py) in the round that brings the merge, not one round later."""
+    created: list[str] = []
+    kept = conflicts.keep(data, cfg, env, now, created, lambda text, path: arrivals.record_learning(text, path, env))
+    got["conflicts"] += kept
+    got["changed"] += created
+    if kept:
+        got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
 
 
 PUSH_RACES = ("fetch first", "non-fast-forward", "cannot lock ref", "failed to update ref", "incorrect old value")

@@ -1,0 +1,62 @@
+"""The same entry edited by hand on two machines, seen from the machine whose text lost: the round that
+meets the conflict keeps its own version and journals the other (tests/test_sync_conflicts.py); the
+other machine's next round brings that version in place of its own, and says so once, naming the
+journalled run that puts its own text back. Real git, machine homes, one bare remote."""
+
+from lazy_harness import sync
+from lazy_harness.memory import journal
+from tests.test_sync import Machine
+from tests.test_sync_conflicts import _edit, _line, _two
+
+
+def test_the_machine_whose_edit_was_replaced_is_told_once_and_can_bring_it_back(tmp_path):
+    a, b, eid = _two(tmp_path)
+    on_a = _edit(a, eid, rationale="edited on a: faster to open")
+    on_b = _edit(b, eid, rationale="edited on b: one file to back up")
+    b.sync()
+    assert len(a.sync()["conflicts"]) == 1  # a keeps its own and journals b's
+    result = b.sync()
+    assert _line(b, eid) == on_a  # b's text replaced by a's
+    [said] = result["conflicts"]
+    [run] = [r for r in journal.runs(str(b.mdir)) if r["kind"] == "sync-conflict"]
+    assert eid in said and "the other machine's version" in said and f"lh memory undo {run['run']}" in said
+    assert sync.status(b.cfg, b.env)["conflicts"] == [said]  # lh sync --status shows it
+    assert b.sync()["conflicts"] == []  # said once
+    assert a.sync()["conflicts"] == []  # and a is not told a second time
+    journal.undo(str(b.mdir), (str(b.mdir),), run["run"])  # what lh memory undo RUN does
+    assert _line(b, eid) == on_b  # b's own text, back
+
+
+def test_a_learning_whose_edit_was_replaced_is_told(tmp_path):
+    a, b, _ = _two(tmp_path)
+    rel = "knowledge/learnings/2026-01/2026-01-02-retry.md"
+    head = "---\ntitle: Retry the model call\nstatus: active\nproject_folder: -work-demo\n---\n"
+    p = a.data / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(head + "Retry twice.\n")
+    a.sync()
+    b.sync()
+    (a.data / rel).write_text(head + "Retry twice, 2 s apart (edited on a).\n")
+    (b.data / rel).write_text(head + "Retry three times (edited on b).\n")
+    b.sync()
+    a.sync()
+    result = b.sync()
+    assert (b.data / rel).read_text().endswith("(edited on a).\n")
+    [said] = result["conflicts"]
+    assert "2026-01-02-retry.md" in said and "the other machine's version" in said and "lh memory undo" in said
+    assert b.sync()["conflicts"] == []
+    [run] = [r for r in journal.runs(str(b.mdir)) if r["kind"] == "sync-conflict"]
+    journal.undo(str(b.mdir), (str(b.mdir), str(b.data / "knowledge" / "learnings")), run["run"])
+    assert (b.data / rel).read_text().endswith("(edited on b).\n")  # b's own text, back
+
+
+def test_a_third_machine_that_never_held_the_lost_text_is_not_told(tmp_path):
+    a, b, eid = _two(tmp_path)
+    c = Machine(tmp_path, tmp_path / "remote.git", "c")
+    c.sync()
+    _edit(a, eid, rationale="edited on a")
+    _edit(b, eid, rationale="edited on b")
+    b.sync()
+    a.sync()
+    result = c.sync()
+    assert result["merged"] and result["conflicts"] == []
