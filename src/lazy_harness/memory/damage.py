@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.errors import LhError
-from lazy_harness.memory import aliases, files, lines
+from lazy_harness.memory import aliases, files, lines, usage_log
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 STATE = lines.REPORTED
 KINDS = {files.DECISIONS: "decision", files.FAILURES: "failure", files.HANDOFF_STATE: "handoff",
-         "marks.jsonl": "mark", "usage.jsonl": "usage", aliases.FILE: "alias"}
+         "marks.jsonl": "mark", usage_log.USAGE: "usage", aliases.FILE: "alias"}
 SHOWN = 5  # damaged lines named in one log line; lh memory check names them all
 # the lines git writes around each side of a conflict it leaves to a merge by hand (diff3's base too)
 CONFLICT_MARKERS = ("<<<<<<<", "|||||||", "=======", ">>>>>>>")
@@ -93,8 +93,9 @@ def _fields_for(path: str) -> Repair | None:
 def check_file(path: str) -> FileCheck:
     """Every damaged line of ``path`` (line numbers from 1). A last line without its newline that is
     not a whole object is a write in flight or cut short: named as ``skipped: torn last line``. A
-    decision or failure line that is JSON but no entry (``lines.not_an_entry``) is skipped too: every
-    reader leaves it out. A file that is there and cannot be read has ``unreadable`` set."""
+    decision or failure line that is JSON but no entry (``lines.not_an_entry``), or a usage line that is
+    no usage record (``usage_log.not_a_record``), is skipped too: every reader leaves it out. A file
+    that is there and cannot be read has ``unreadable`` set."""
     out = FileCheck(path)
     why = unreadable(path)
     if why is not None:
@@ -112,15 +113,17 @@ def check_file(path: str) -> FileCheck:
         data = data[len(files.BOM):]
     rows = data.split(b"\n")
     fields = _fields_for(path)
-    entries = fields is lines.entry_fields
+    kind = KINDS.get(os.path.basename(path), "")
+    # the rule the file's readers keep for a line that is JSON (what they leave out)
+    rule = {"decision": lines.not_an_entry, "failure": lines.not_an_entry, "usage": usage_log.not_a_record}.get(kind)
     for number, raw in enumerate(rows, 1):
         # what follows the last newline
         if number == len(rows) and raw.strip() and not files.whole_object(raw):
             out.found.append((number, "skipped: torn last line (a write cut short, or still going)"))
             continue
         recs, how = lines.records_of(raw, fields)
-        if not how and entries:
-            how = next((f"skipped: {no}" for no in map(lines.not_an_entry, recs) if no), "")
+        if not how and rule is not None:
+            how = next((f"skipped: {no}" for no in map(rule, recs) if no), "")
         elif how == f"skipped: {lines.NOT_JSON}" and conflict_marker(raw.decode("utf-8", "replace")):
             how = f"skipped: {CONFLICT}"  # why: "not JSON" did not say that both sides' lines are read
         if how:

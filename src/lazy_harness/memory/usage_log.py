@@ -71,13 +71,14 @@ def append(memory_dir: str, records: list[dict]) -> None:
 
 
 def read(memory_dir: str) -> list[dict]:
-    """Every well-formed record, in file order, read through the memory files' line reader
-    (``lines.read_file``): a damaged line is salvaged when that can be done without guessing (two
-    records glued by a lost newline), else skipped, and the file noted for the damage report; a
-    foreign record is skipped. Each gets ``at`` (its epoch) and ``folder`` (``memory_dir``: a session's
-    characters count once per folder, :func:`tally`)."""
+    """Every usage record (:func:`not_a_record`), in file order, read through the memory files' line
+    reader (``lines.read_file``): a damaged line is salvaged when that can be done without guessing (two
+    records glued by a lost newline), else skipped; a record that is no usage record is skipped too;
+    either way the file is noted for the damage report. Each gets ``at`` (its epoch) and ``folder``
+    (``memory_dir``: a session's characters count once per folder, :func:`tally`)."""
     # why a dict of epochs: a showing's lines share one time; parsing each costs 3 us
-    return _records(lines.read_file(path_of(memory_dir)), memory_dir, {})
+    path = path_of(memory_dir)
+    return _records(lines.read_file(path), memory_dir, {}, path)
 
 
 def merged_into(memory_dir: str) -> dict[str, str]:
@@ -238,7 +239,7 @@ def _span(spans: dict[tuple[str, str], list[int]], rec: dict) -> None:
     """Widen the session's span of characters by one ``session`` line: the most it injected up to a
     line, the least before one (0 when a line says none: a session's first, or one written whole)."""
     key = (str(rec.get("folder", "")), rec["session"])
-    chars, before = _int(rec.get("chars")), _int(rec.get("before"))
+    chars, before = rec.get("chars", 0), rec.get("before", 0)
     span = spans.get(key)
     if span is None:
         spans[key] = [chars, before]
@@ -253,7 +254,7 @@ def _count(t: Tally, e: Entry, rec: dict, week: list[int]) -> None:
             e.unmarked, e.marked_at = rec.get("measurable") is False, at
         if sid not in e.shown:
             e.shown.add(sid)
-            e.chars += _int(rec.get("chars"))
+            e.chars += rec.get("chars", 0)
             e.last_shown = max(e.last_shown, at)
             t.sessions.setdefault((str(rec.get("folder", "")), sid), 0)
             week[0] += 1
@@ -263,10 +264,6 @@ def _count(t: Tally, e: Entry, rec: dict, week: list[int]) -> None:
         week[1] += 1
     elif op == "recurred":
         e.recurred.add(sid)
-
-
-def _int(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def of_session(records: list[dict], session_id: str) -> set[tuple[str, str]]:
@@ -346,31 +343,56 @@ def this_week(memory_dir: str, now: float) -> dict:
     reading only the lines that can change them (:func:`_week_rows`)."""
     since = now - WEEK
     out: list[dict] = []
-    epochs: dict[str, float] = {}
+    epochs: dict[str, float | None] = {}
     path = path_of(memory_dir)
     into = merged_into(memory_dir)
     for raw in _week_rows(path, since, into):
         recs, how = lines.records_of(raw)
         if how:
             lines.note(path)
-        out += _records(recs, memory_dir, epochs)
+        out += _records(recs, memory_dir, epochs, path)
     return tally(out, since=since, into=into).totals()
 
 
-def _records(recs: list[dict], memory_dir: str, epochs: dict[str, float]) -> list[dict]:
-    """The well-formed usage records among ``recs``, as :func:`read` keeps them (``epochs``: each "ts"
-    parsed once)."""
+def _records(recs: list[dict], memory_dir: str, epochs: dict[str, float | None], path: str) -> list[dict]:
+    """The usage records among ``recs``, as :func:`read` keeps them, ``path`` noted when one is not
+    (``epochs``: each "ts" parsed once)."""
     out = []
     for rec in recs:
-        if (rec.get("op") in OPS and isinstance(rec.get("ts"), str)
-                and (rec["op"] == "session" or isinstance(rec.get("id"), str))
-                and (rec["op"] == "reset" or isinstance(rec.get("session"), str))):
-            at = epochs.get(rec["ts"])
-            if at is None:
-                at = epochs[rec["ts"]] = iso_epoch(rec["ts"]) or 0.0
-            rec["at"], rec["folder"] = at, memory_dir
-            out.append(rec)
+        if not_a_record(rec, epochs):
+            lines.note(path)
+            continue
+        rec["at"], rec["folder"] = epochs[rec["ts"]], memory_dir
+        out.append(rec)
     return out
+
+
+def not_a_record(rec: dict, epochs: dict[str, float | None] | None = None) -> str | None:
+    """Why a JSON object of usage.jsonl is no usage record, or None: the one rule of every reader
+    (:func:`read`, :func:`this_week`, ``lh memory check``). ``epochs``: each "ts" parsed once, kept
+    there. why so strict: a record with an id of no entry was a row of kind "?", one whose time is not
+    one a use "last used never", characters below 0 a session that took some away."""
+    op, ts = rec.get("op"), rec.get("ts")
+    if op not in OPS:
+        return "op is not " + ", ".join(OPS)
+    if not isinstance(ts, str):
+        return "no ts"
+    epochs = {} if epochs is None else epochs
+    if ts not in epochs:
+        epochs[ts] = iso_epoch(ts)
+    if epochs[ts] is None:
+        return "ts is not a time"
+    if op != "session" and ids.kind_of(rec.get("id")) is None:
+        return "id is not an entry id"
+    if op != "reset" and not isinstance(rec.get("session"), str):
+        return "no session"
+    if any(not _is_count(rec.get(name, 0)) for name in ("chars", "before")):
+        return "chars is not a count of 0 or more"
+    return None
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 # why a date and not the file's order: lines are appended in time order, but a sync merge puts the other
