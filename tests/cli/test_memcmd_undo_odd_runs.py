@@ -77,3 +77,16 @@ def test_a_damaged_journal_is_named_not_a_traceback(forgotten, damage):
     assert open(marks.path_of(mdir), "rb").read() == before
     listed = invoke("memory", "history", "--project", project)
     assert listed.code == 0 and path in listed.err and runs[0] in listed.out
+
+
+def test_a_prefix_of_several_runs_lists_them_to_pick_one(forgotten, monkeypatch):
+    project, mdir, runs = forgotten
+    prefix = os.path.commonprefix(runs)
+    assert prefix and prefix not in runs
+    out = invoke("memory", "undo", prefix, "--project", project)
+    assert out.code == 1 and f"{prefix!r} names 2 journals" in out.err, out.err
+    assert all(run in out.err for run in runs), out.err
+    monkeypatch.setattr(journal, "RUNS_NAMED", 1)  # more than are named: the rest counted
+    out = invoke("memory", "undo", prefix, "--project", project)
+    assert sum(run in out.err for run in runs) == 1 and "and 1 more" in out.err, out.err
+    assert not any(r.get("undone") for r in journal.runs(mdir))

@@ -46,6 +46,9 @@ from lazy_harness.memory.journal_format import FOLDER, sha
 from lazy_harness.logfile import stamp
 
 
+RUNS_NAMED = 10  # runs a prefix of several names, newest first, for the person to pick one
+
+
 def folder(memory_dir: str) -> str:
     return os.path.join(memory_dir, FOLDER)
 
@@ -256,6 +259,15 @@ def _elsewhere(data: dict, path: str) -> str:
             f"edited): {path!r} is not in this machine's memory folders")
 
 
+def several(run: str, matches: list[dict]) -> LhError:
+    """The refusal of a prefix ``run`` that names several journals (``matches``, newest first): the first
+    :data:`RUNS_NAMED` named, with their kinds, so the person can pick one; how many more."""
+    named = ", ".join(f"{m['run']} ({m.get('kind', '?')})" for m in matches[:RUNS_NAMED])
+    more = f", and {len(matches) - RUNS_NAMED} more" if len(matches) > RUNS_NAMED else ""
+    return LhError(f"{run!r} names {len(matches)} journals: {named}{more}",
+                   hint="lh memory undo RUN with one of them (lh memory history lists every run)")
+
+
 def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
                  never: tuple[str, ...] = ()) -> tuple[dict, list[str]]:
     """The journal of ``run`` as stored (a prefix will do), else the newest not undone yet that can be
@@ -267,7 +279,7 @@ def _run_to_undo(memory_dir: str, roots: tuple[str, ...], run: str | None,
         if not matches:
             raise LhError(f"no journal {run!r} in {folder(memory_dir)}", hint="lh memory history")
         if len(matches) > 1:
-            raise LhError(f"{run!r} names {len(matches)} journals", hint="lh memory history")
+            raise several(run, matches)
         if matches[0].get("undone"):
             raise LhError(f"run {matches[0]['run']} was already undone at {matches[0]['undone']}",
                           hint="lh memory history")

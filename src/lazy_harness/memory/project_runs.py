@@ -57,14 +57,13 @@ def to_undo(folder: str | None, mdir: str, name: str, run: str | None) -> str | 
     ``memory.journal``). why a copy and not the earlier folder's own journal: that folder may be kept
     for others (a remote key's, read by the machines still on that origin: ``migrate.take_over`` copies
     it then); its files and its journal, which say what it holds, stay as they are."""
-    from lazy_harness.errors import LhError
     from lazy_harness.memory import by_hand, journal, runs_here
 
     found = runs(folder, mdir, name)
     if run:
         hits = [(d, where) for d, where in found if d["run"] == run or d["run"].startswith(run)]
         if len(hits) > 1:
-            raise LhError(f"{run!r} names {len(hits)} journals", hint="lh memory history")
+            raise journal.several(run, [d for d, _ in hits])
     else:
         mine = runs_here.made_here()  # why the rule a plain undo keeps (memory.journal), over every folder
         hits = [(d, where) for d, where in found
