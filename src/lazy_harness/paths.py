@@ -94,17 +94,29 @@ def _xdg(e: Mapping[str, str], name: str, *default: str) -> str:
 def config_file(env: Mapping[str, str] | None = None) -> str:
     """``$LH_CONFIG``, else ``$XDG_CONFIG_HOME/lazy-harness/config.toml``, else ``~/.config/...``."""
     e = _env(env)
+    return _lh_config(e) or os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "lazy-harness", "config.toml")
+
+
+def _lh_config(e: Mapping[str, str]) -> str:
+    """``$LH_CONFIG`` as the file lh reads, or "" when it names none (unset, empty or relative). why only
+    absolute: a relative one was a file of the project a hook ran in."""
     explicit = os.path.expanduser(e.get("LH_CONFIG") or "")
-    if os.path.isabs(explicit):  # why only absolute: a relative one was a file of the project a hook ran in
-        return os.path.normpath(explicit)
-    return os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "lazy-harness", "config.toml")
+    return os.path.normpath(explicit) if os.path.isabs(explicit) else ""
+
+
+def ignored_lh_config(env: Mapping[str, str] | None = None) -> str | None:
+    """``$LH_CONFIG`` as set when :func:`config_file` ignores it (a relative path), else None: for
+    ``lh doctor`` to say so, naming the file read instead."""
+    e = _env(env)
+    value = e.get("LH_CONFIG") or ""
+    return value if value and not _lh_config(e) else None
 
 
 def own_config_dir(env: Mapping[str, str] | None = None) -> str | None:
     """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
     ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
     e = _env(env)
-    return None if os.path.isabs(os.path.expanduser(e.get("LH_CONFIG") or "")) else os.path.dirname(config_file(e))
+    return None if _lh_config(e) else os.path.dirname(config_file(e))
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:

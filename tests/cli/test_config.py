@@ -51,7 +51,20 @@ def test_validate_wrong_value_names_file_line_key_and_type(tmp_path):
     r = invoke("config", "validate", str(path))
     assert r.code == 1
     assert f'{path}:3: compound_loop.debounce_seconds: expected an integer, got "soon"\n' in r.out
-    assert r.out.endswith(f"{path}: 1 error; distillation is paused until the file is valid\n")
+    assert r.out.endswith(f"{path}: 1 error; not the file lh reads, which is {paths.config_file()}\n")
+
+
+def test_validate_says_paused_of_the_file_lh_reads_only(tmp_path, monkeypatch):
+    """A draft's errors pause nothing: its last line names the file lh reads instead; the file lh reads
+    (``LH_CONFIG``) with the same error pauses distillation, and says so."""
+    draft = write(tmp_path / "draft.toml", "[compound_loop]\nenabled = true\ndebounce_seconds = \"soon\"\n")
+    r = invoke("config", "validate", str(draft))
+    assert r.code == 1 and "distillation" not in r.out, r.out
+    assert r.out.endswith(f"not the file lh reads, which is {paths.config_file()}\n"), r.out
+    monkeypatch.setenv("LH_CONFIG", str(draft))
+    for args in ((), (str(draft),)):
+        r = invoke("config", "validate", *args)
+        assert r.code == 1 and r.out.endswith(f"{draft}: 1 error; distillation is paused until the file is valid\n")
 
 
 def test_validate_unknown_key_warns_and_exits_zero(tmp_path):
@@ -99,7 +112,7 @@ def test_validate_every_kind_of_bad_file_without_traceback(tmp_path):
         assert p.returncode == 1
         assert "Traceback" not in p.stdout + p.stderr
         assert p.stdout.startswith(str(target))
-        assert p.stdout.endswith(": 1 error; distillation is paused until the file is valid\n")
+        assert p.stdout.endswith(": 1 error; not the file lh reads, which is " + paths.config_file() + "\n")
 
 
 def test_show_prints_effective_values_as_toml_with_their_source(tmp_path, monkeypatch):

@@ -30,3 +30,20 @@ def test_doctor_reads_an_lh_config_file_that_exists(tmp_path, monkeypatch):
     monkeypatch.setenv("LH_CONFIG", str(conf))
     line = _config_line(invoke("doctor").out)
     assert line.startswith("ok") and f"{conf} is valid" in line
+
+
+def test_doctor_warns_that_a_relative_lh_config_is_ignored(monkeypatch):
+    """A relative LH_CONFIG is no file lh reads (a hook runs in every project's folder): doctor says so,
+    naming the value and the file read instead, as it warns of one naming a missing file."""
+    from lazy_harness import paths
+
+    monkeypatch.setenv("LH_CONFIG", "conf/lh.toml")
+    line = _config_line(invoke("doctor").out)
+    assert line.startswith("warn"), line
+    assert f"LH_CONFIG is relative (conf/lh.toml) and ignored: lh reads {paths.config_file()}" in line, line
+    assert "absolute path" in line.split("hint:", 1)[1]
+
+
+def test_doctor_says_nothing_of_an_empty_lh_config(monkeypatch):
+    monkeypatch.setenv("LH_CONFIG", "")
+    assert "LH_CONFIG" not in invoke("doctor").out

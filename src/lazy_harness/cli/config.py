@@ -103,12 +103,13 @@ def _read_checked(target: str, env: Mapping[str, str] | None) -> tuple[bytes | N
         raise ConfigError(f"{target}: cannot read: {exc.strerror or exc}") from None
 
 
-def _refused(target: str, why: str) -> str:
-    """The line for a config.toml the loaders do not read: which file, why, what is in effect, the fix."""
+def _refused(target: str, why: str, read: bool) -> str:
+    """The line for a config.toml the loaders do not read: which file, why, what is in effect (when it
+    is the file lh reads: ``read``), the fix."""
     fixable = "open to group or others" in why or "belongs to uid" in why  # why: private.fix's cases
     fixed = private.fix_for_file(target, why) or (private.fix(target, why) if fixable else None)
     hint = f" (hint: {fixed})" if fixed else ""
-    return f"{target}: not read: {why}; lh uses the defaults{hint}"
+    return f"{target}: not read: {why}{'; lh uses the defaults' if read else ''}{hint}"
 
 
 @config.command()
@@ -118,9 +119,11 @@ def validate(ctx: click.Context, path: str | None) -> None:
     """Check config.toml (or PATH) as lh reads it: who may write it, syntax, types, unknown keys.
     Exit 1 on any error."""
     target = path or paths.config_file()
+    # why: a draft's errors pause nothing; said of it, "distillation is paused" read as the live state
+    read = os.path.abspath(target) == os.path.abspath(paths.config_file())
     raw, why = _read_checked(target, {"LH_CONFIG": os.path.abspath(target)} if path else None)
     if raw is None and not why:
-        if path and os.path.abspath(target) != os.path.abspath(paths.config_file()):
+        if not read:
             # why: lh config init writes the configured file only, never PATH
             raise LhError(f"{target} does not exist", hint="check the path; with no PATH this checks "
                           f"{paths.config_file()}")
@@ -128,7 +131,7 @@ def validate(ctx: click.Context, path: str | None) -> None:
             raise LhError(f"{target} does not exist", hint="lh config init")
         click.echo(f"no config file at {target}: defaults apply (lh config init writes one)")
         return
-    errors: list[str] = [_refused(target, why)] if why else []
+    errors: list[str] = [_refused(target, why, read)] if why else []
     warnings: list[str] = []
     try:
         if raw is not None:
@@ -141,7 +144,9 @@ def validate(ctx: click.Context, path: str | None) -> None:
         click.echo(_as_warning(target, line))
     if errors:
         summary = _plural(len(errors), "error") + (f", {_plural(len(warnings), 'warning')}" if warnings else "")
-        click.echo(f"{target}: {summary}; distillation is paused until the file is valid")
+        effect = "distillation is paused until the file is valid" if read else (
+            f"not the file lh reads, which is {paths.config_file()}")
+        click.echo(f"{target}: {summary}; {effect}")
         ctx.exit(1)
     click.echo(f"{target}: valid" + (f", {_plural(len(warnings), 'warning')}" if warnings else ""))
 
@@ -216,5 +221,5 @@ def show(ctx: click.Context) -> None:
                    "(hint: lh config validate)", err=True)
         ctx.exit(1)
     if why:
-        click.echo(f"lh: {_refused(target, why)}", err=True)
+        click.echo(f"lh: {_refused(target, why, True)}", err=True)
         ctx.exit(1)

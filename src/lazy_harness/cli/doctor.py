@@ -35,6 +35,10 @@ def _check_config(r: Report) -> tuple[Config, str | None]:
     from lazy_harness import private
 
     path = paths.config_file()
+    relative = paths.ignored_lh_config()
+    if relative is not None:  # why: ignored without a word, the person edits a file lh never reads
+        r.line("warn", "config", f"LH_CONFIG is relative ({relative}) and ignored: lh reads {path}",
+               "set LH_CONFIG to an absolute path (hooks run in every project's folder), or unset it")
     unsafe = private.config_problem()
     if unsafe:  # why: a file another user could write is never read, and no path in it is ever run
         r.line("fail", "config", f"{unsafe}: not read; the checks below use the defaults", private.fix(path, unsafe))
