@@ -70,19 +70,27 @@ def test_the_same_line_edited_on_both_keeps_both_and_says_so_once(tmp_path):
     b.no_conflict_markers()
 
 
-def test_a_learning_edited_on_both_keeps_both(tmp_path):
-    a, b, _ = _two(tmp_path)
-    rel = "knowledge/learnings/2026-01/2026-01-02-retry.md"  # under the data folder, as the default config has it
+LEARNING = "knowledge/learnings/2026-01/2026-01-02-retry.md"  # under the data folder, as the default config has it
+
+
+def learning_edited_on_both(a, b) -> None:
+    """A learning both machines have, then edited on each (its text ending ``(edited on a).`` on a);
+    b's edit is pushed first."""
     head = "---\ntitle: Retry the model call\nstatus: active\nproject_folder: -work-demo\n---\n"
-    for m in (a,):
-        p = m.data / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(head + "Retry twice.\n")
+    p = a.data / LEARNING
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(head + "Retry twice.\n")
     a.sync()
     b.sync()
-    (a.data / rel).write_text(head + "Retry twice, 2 s apart (edited on a).\n")
-    (b.data / rel).write_text(head + "Retry three times (edited on b).\n")
+    (a.data / LEARNING).write_text(head + "Retry twice, 2 s apart (edited on a).\n")
+    (b.data / LEARNING).write_text(head + "Retry three times (edited on b).\n")
     b.sync()
+
+
+def test_a_learning_edited_on_both_keeps_both(tmp_path):
+    a, b, _ = _two(tmp_path)
+    rel = LEARNING
+    learning_edited_on_both(a, b)
     result = a.sync()
     assert (a.data / rel).read_text().endswith("(edited on a).\n")
     [said] = result["conflicts"]

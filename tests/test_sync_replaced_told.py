@@ -6,7 +6,7 @@ journalled run that puts its own text back. Real git, machine homes, one bare re
 from lazy_harness import sync
 from lazy_harness.memory import journal
 from tests.test_sync import Machine
-from tests.test_sync_conflicts import _edit, _line, _two
+from tests.test_sync_conflicts import LEARNING, _edit, _line, _two, learning_edited_on_both
 
 
 def test_the_machine_whose_edit_was_replaced_is_told_once_and_can_bring_it_back(tmp_path):
@@ -29,16 +29,8 @@ def test_the_machine_whose_edit_was_replaced_is_told_once_and_can_bring_it_back(
 
 def test_a_learning_whose_edit_was_replaced_is_told(tmp_path):
     a, b, _ = _two(tmp_path)
-    rel = "knowledge/learnings/2026-01/2026-01-02-retry.md"
-    head = "---\ntitle: Retry the model call\nstatus: active\nproject_folder: -work-demo\n---\n"
-    p = a.data / rel
-    p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(head + "Retry twice.\n")
-    a.sync()
-    b.sync()
-    (a.data / rel).write_text(head + "Retry twice, 2 s apart (edited on a).\n")
-    (b.data / rel).write_text(head + "Retry three times (edited on b).\n")
-    b.sync()
+    rel = LEARNING
+    learning_edited_on_both(a, b)
     a.sync()
     result = b.sync()
     assert (b.data / rel).read_text().endswith("(edited on a).\n")

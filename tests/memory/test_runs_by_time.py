@@ -3,9 +3,6 @@ back) a newer run's name sorts before an older one's. History lists runs, and a 
 picks the newest, by when each started (its time with its offset), not by name."""
 
 import os
-import time
-
-import pytest
 
 from lazy_harness import paths
 from lazy_harness.memory import by_hand, files, ids, journal, marks, project_runs
@@ -13,22 +10,6 @@ from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
 T = 1_780_000_000.0  # 2026-05-28, summer: Tokyo is 8 hours ahead of London
-
-
-@pytest.fixture
-def zone():
-    before = os.environ.get("TZ")
-
-    def use(name: str) -> None:
-        os.environ["TZ"] = name
-        time.tzset()
-
-    yield use
-    if before is None:
-        os.environ.pop("TZ", None)
-    else:
-        os.environ["TZ"] = before
-    time.tzset()
 
 
 def test_the_newest_run_is_the_one_that_started_last_whatever_its_name(isolated_home, tmp_path, zone):
