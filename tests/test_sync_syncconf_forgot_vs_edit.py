@@ -94,3 +94,22 @@ def test_merge_learning_journals_the_other_body_when_both_bodies_changed(swap):
     assert sync.merge_learning(base, ours, theirs, noted) == moved
     [(key, kept, other)] = noted
     assert (kept, other) == (moved, edited)
+
+
+def test_the_round_that_keeps_the_other_machines_version_says_so(tmp_path):
+    """Forgotten on a with its text edited too, edited by hand on b: the status that moved on (a's) stays
+    on both. b's round said "kept this machine's version" of a version that was a's, and its undo note
+    offered "the other machine's version" while it held b's own."""
+    a, b, rel, lid = _setup(tmp_path)
+    assert by_hand.forget(str(a.mdir), paths.learnings_dir(None, a.env), "demo", lid, "stale", NOW + 1)
+    on_a, on_b = a.data / rel, b.data / rel
+    on_a.write_text(on_a.read_text().replace("Retry twice.", "Retry twice (a's last word before forgetting)."))
+    on_b.write_text(on_b.read_text().replace("Retry twice.", EDIT))
+    a.sync()
+    [said] = b.sync()["conflicts"]
+    assert _status(b, rel) == ["status: forgotten"] and EDIT not in on_b.read_text()
+    assert "kept the other machine's version" in said and "this machine's is journalled" in said, said
+    [run] = [r for r in journal.runs(str(b.mdir)) if r["kind"] == "sync-conflict"]
+    assert "undo puts the this machine's version" not in run["changes"][0]
+    assert "this machine's version in place" in run["changes"][0], run["changes"]
+    assert _edit_survives(b, rel)

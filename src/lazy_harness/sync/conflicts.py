@@ -47,6 +47,7 @@ ENV = "LH_SYNC_CONFLICTS"  # set by the round for git's merge: where a merge dri
 KEPT = 20
 ADDED = "+added"  # a merge driver's conflict key: two learnings added under one name, one on each machine
 MERGED = "+merged"  # another: a learning's status moved on one machine, its body edited on the other; both kept
+THEIRS = "+theirs"  # another: the other machine's version kept (its status moved on), this machine's journalled
 DIGEST = "sync_conflict"  # the key of a sync-conflict run that names the conflict it keeps (a digest of its note)
 _SECOND_UP_TO = 20  # the writer names a second learning of one slug ``-2`` up to ``-20`` (learnings.MAX_SUFFIX)
 SALVAGE_BRACES = 64  # a damaged line with more ``{`` than this is not salvaged (line_records)
@@ -154,6 +155,7 @@ def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arrivi
     """A ``sync-conflict`` run whose "before" is ``path`` with the other machine's version in place;
     the run saved for this conflict already (a round killed before it removed the note), if any."""
     ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
+    whose = "this machine's" if one.get("theirs_kept") else "the other machine's"  # "theirs": the version not kept
     if one.get("id"):  # a JSONL line
         mdir, what = os.path.dirname(path), str(one["id"])
     else:  # a learning: their whole file
@@ -175,9 +177,12 @@ def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arrivi
         j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
         j.data[DIGEST] = digest
         j.track_as(path, before)
-        j.note(f"{what} in {path}: edited on both machines; undo puts the other machine's version in place")
+        j.note(f"{what} in {path}: edited on both machines; undo puts {whose} version in place")
         j.save()
         run = j.run
+    if one.get("theirs_kept"):
+        return (f"{path}: {what} was edited on both machines; kept the other machine's version (its status "
+                f"moved on), this machine's is journalled: lh memory undo {run} (in that project) puts it in place")
     return (f"{path}: {what} was edited on both machines; kept this machine's version, the other one is "
             f"journalled: lh memory undo {run} (in that project) puts it in place")
 

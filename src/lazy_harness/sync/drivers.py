@@ -12,7 +12,7 @@ import sys
 
 from lazy_harness import jsonload, logfile
 from lazy_harness.errors import LhError
-from lazy_harness.sync.conflicts import ADDED, ENV, MERGED, line_records
+from lazy_harness.sync.conflicts import ADDED, ENV, MERGED, THEIRS, line_records
 from lazy_harness.sync.rounds import run
 
 TYPE_CHECKING = False
@@ -167,7 +167,8 @@ def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | No
     - statuses that differ, the status moved on one side (its frontmatter changed, its body not) and
       the body edited on the other (its frontmatter not): both are kept in one file, that side's
       frontmatter over the edited body, and ``(MERGED, that file, the edited side)`` says so;
-    - statuses that differ otherwise: the side whose status moved on stays, the other is journalled.
+    - statuses that differ otherwise: the side whose status moved on stays, the other is journalled
+      (the key ``THEIRS`` when the side kept is theirs, so the round does not call it its own).
 
     Two different learnings both sides added under one name (the same day, titles that slug the
     same): ours stays and ``(ADDED, ours, theirs)`` is added, for the round to give theirs the next
@@ -187,7 +188,7 @@ def merge_learning(base: bytes, ours: bytes, theirs: bytes, conflicts: list | No
     moved, other = (theirs, ours) if _status_of(ours) == "active" and _status_of(theirs) != "active" else (ours, theirs)
     both = _status_over_edit(base, moved, other)
     if conflicts is not None:
-        conflicts.append((MERGED, both, other) if both is not None else ("", moved, other))
+        conflicts.append((MERGED, both, other) if both is not None else ("" if moved is ours else THEIRS, moved, other))
     return moved if both is None else both
 
 
@@ -303,9 +304,10 @@ def _note_conflicts(path: str, conflicts: list) -> None:
     side = os.environ.get(ENV)
     if not conflicts or not side or not path:
         return
-    text = "".join(json.dumps({"file": path, "id": "" if key in (ADDED, MERGED) else key,
+    text = "".join(json.dumps({"file": path, "id": "" if key in (ADDED, MERGED, THEIRS) else key,
                                "ours": kept.decode("utf-8", "replace"), "theirs": other.decode("utf-8", "replace"),
                                **({"added": True} if key == ADDED else {}),
+                               **({"theirs_kept": True} if key == THEIRS else {}),
                                **({"merged": _status_of(kept)} if key == MERGED else {})}, ensure_ascii=False) + "\n"
                    for key, kept, other in conflicts)
     with open(side, "a", encoding="utf-8") as fh:
