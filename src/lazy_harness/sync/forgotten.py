@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, logfile
-from lazy_harness.sync.repo import _git
+from lazy_harness.sync.repo import _git, file_at
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,8 +77,7 @@ def _changed(data: str, base: str, side: str, env: Mapping[str, str] | None) -> 
 
 
 def _show(data: str, commit: str, rel: str, env: Mapping[str, str] | None) -> str:
-    got = _git(data, "cat-file", "blob", f"{commit}:{rel}", check=False, env=env)
-    return got.stdout if got.ok else ""
+    return file_at(data, commit, rel, env) or ""
 
 
 def _forgets(text: str) -> dict[str, str]:

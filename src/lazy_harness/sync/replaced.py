@@ -17,7 +17,7 @@ import posixpath
 
 from lazy_harness import jsonload, logfile
 from lazy_harness.memory.journal_format import FOLDER, well_formed
-from lazy_harness.sync.repo import _git
+from lazy_harness.sync.repo import file_at
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,13 +44,13 @@ def _is_run(rel: str) -> bool:
 
 
 def _of_run(data: str, before: str, after: str, rel: str, env: Mapping[str, str] | None) -> list[str]:
-    raw = _blob(data, after, rel, env)
+    raw = file_at(data, after, rel, env)
     try:
         run = json.loads(raw or "")
     except (ValueError, RecursionError):
         return []
     name = posixpath.basename(rel)[:-len(".json")]
-    if not well_formed(run, name) or run.get("kind") != "sync-conflict" or _blob(data, before, rel, env) is not None:
+    if not well_formed(run, name) or run.get("kind") != "sync-conflict" or file_at(data, before, rel, env) is not None:
         return []
     folder = posixpath.dirname(posixpath.dirname(rel))  # the project's memory folder: paths are relative to it
     out = []
@@ -59,10 +59,10 @@ def _of_run(data: str, before: str, after: str, rel: str, env: Mapping[str, str]
         if f.get("before") is None or target.split("/")[0] == ".." or posixpath.isabs(target):
             continue
         kept = base64.b64decode(f["before"]).decode("utf-8", "replace")  # base64 already (well_formed)
-        lost = _lines(kept) - _lines(_blob(data, after, target, env) or "")
+        lost = _lines(kept) - _lines(file_at(data, after, target, env) or "")
         # why all of it: undo writes the run's whole copy; only text this machine held itself (or the
         # file holds now) may be put in place by it, whatever a journal from the remote says
-        if lost and lost <= _lines(_blob(data, before, target, env) or ""):
+        if lost and lost <= _lines(file_at(data, before, target, env) or ""):
             out.append(f"{os.path.join(data, target)}: {_what(target, lost)} was edited on two machines and the "
                        f"other machine's version was kept; it replaced the one this machine held, which is kept in "
                        f"the journal {os.path.join(data, rel)}: lh memory undo {name} (in that project) puts it back")
@@ -81,9 +81,3 @@ def _what(target: str, lost: set[str]) -> str:
 
 def _lines(text: str) -> set[str]:
     return {line.strip() for line in text.split("\n") if line.strip()}
-
-
-def _blob(data: str, commit: str, rel: str, env: Mapping[str, str] | None) -> str | None:
-    """The file ``rel`` as ``commit`` holds it, None when it holds none."""
-    got = _git(data, "cat-file", "blob", f"{commit}:{rel}", check=False, env=env)
-    return got.stdout if got.ok else None

@@ -219,6 +219,12 @@ def _empty_tree(data: str, env: Mapping[str, str] | None = None) -> str:
     return _git(data, "hash-object", "-t", "tree", "/dev/null", env=env).stdout.strip()
 
 
+def file_at(data: str, commit: str, rel: str, env: Mapping[str, str] | None) -> str | None:
+    """The file ``rel`` as ``commit`` holds it, None when it holds none."""
+    got = _git(data, "cat-file", "blob", f"{commit}:{rel}", check=False, env=env)
+    return got.stdout if got.ok else None
+
+
 def _has_head(data: str, env: Mapping[str, str] | None = None) -> bool:
     return _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).ok
 
