@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import project_identity
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -297,6 +295,8 @@ def project_memory_dir(root: str, env: Mapping[str, str] | None = None, configur
 def memory_dir(cwd: str, env: Mapping[str, str] | None = None, configured: str | None = None) -> str:
     """The memory folder of the project holding ``cwd`` (its main working tree: see
     :func:`lazy_harness.project_identity.project_root`)."""
+    from lazy_harness import project_identity  # why here: see memory_key
+
     return project_memory_dir(project_identity.project_root(cwd), env, configured)
 
 
@@ -356,6 +356,10 @@ def remote_lookup_files(env: Mapping[str, str] | None = None) -> tuple[tuple[str
 def memory_key(root: str) -> str:
     """The folder name of a project's memory: its normalized origin when it has one (the same
     project on every machine), else its path key (the project stays on its machine)."""
+    # why here: the hooks' launcher imports this module from disk before the bundle is in place
+    # (hotload.py); the prompt hook that an answerer serves never asks which project a folder is
+    from lazy_harness import project_identity
+
     normalized = project_identity.origin(root, remote_lookup_files)
     return remote_key(normalized) if normalized else project_key(root)
 

@@ -17,8 +17,9 @@ judged by its ``fstat``. Every folder above a folder of ours, as the path is wri
 links lead, must be such a folder too: in another user's (``XDG_DATA_HOME=/tmp/vd``, 1777: sticky
 does not stop its owner) they would swap ours for theirs between the check and the reads and writes.
 
-Hot path: only ``os`` and :mod:`lazy_harness.paths`; one ``lstat`` per folder, no pathlib; a folder
-above ours, shared by most of them, is looked at once per run (:func:`_place_problem`).
+Hot path: only ``os`` and :mod:`lazy_harness.paths` (:mod:`lazy_harness.atomic` when a folder is made); one
+``lstat`` per folder, no pathlib; a folder above ours, shared by most of them, is looked at once per run
+(:func:`_place_problem`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.atomic import DIR_MODE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -189,6 +189,10 @@ def _mkdirs(path: str) -> None:
     parent = os.path.dirname(path)
     if parent and parent != path and not os.path.isdir(parent):
         _mkdirs(parent)
+    # why here: the hooks' launcher imports this module before the bundle is in place (hotload.py), and
+    # atomic from disk loads fcntl too: 0.2 ms of every hook's start for a folder made once
+    from lazy_harness.atomic import DIR_MODE
+
     try:
         os.mkdir(path, DIR_MODE)
     except FileExistsError:
