@@ -47,3 +47,29 @@ def test_every_reader_keeps_the_one_rule(here):  # noqa: F811
     assert f"4 damaged line(s) of {path} not counted" in week and "2 session(s)" in week, week
     assert "usage.jsonl:12: skipped" in invoke("memory", "check").out
 
+
+
+def test_a_newer_versions_op_is_left_out_and_is_no_damage(here):  # noqa: F811
+    """A machine on a newer lazy-harness writes records of an op this one does not know into the synced
+    usage.jsonl: they count for nothing here, and no reader calls them damage (marks.jsonl and the
+    aliases file leave such ops out the same way); a line whose op is no text at all still is damage."""
+    clean = json.loads(invoke("memory", "usage", "--json").out)
+    mdir = paths.memory_dir(here)
+    path = usage_log.path_of(mdir)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(usage_log.line("pinned", NOW - 30, session="s9", id=D, chars=40)) + "\n")
+        fh.write(json.dumps(usage_log.line("session", NOW - 20, session="s8", chars=100)) + "\n")
+    with_newer = json.loads(invoke("memory", "usage", "--json").out)
+    assert with_newer != clean  # the session record after it is read
+    r = invoke("memory", "usage", "--json")
+    assert r.code == 0 and path not in r.err, r.err
+    lines.NOTED.clear()
+    assert not [rec for rec in usage_log.read(mdir) if rec["op"] == "pinned"]
+    assert path not in lines.NOTED
+    assert damage.check_file(path).found == []
+    week = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage this week:"))
+    assert "damaged" not in week, week
+    assert path not in invoke("memory", "check").out
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({**usage_log.line("shown", NOW - 10, session="s7", id=D, chars=5), "op": 7}) + "\n")
+    assert [n for n, _ in damage.check_file(path).skipped] == [len(open(path).read().splitlines())]

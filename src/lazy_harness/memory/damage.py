@@ -94,7 +94,8 @@ def check_file(path: str) -> FileCheck:
     """Every damaged line of ``path`` (line numbers from 1). A last line without its newline that is
     not a whole object is a write in flight or cut short: named as ``skipped: torn last line``. A
     decision or failure line that is JSON but no entry (``lines.not_an_entry``), or a usage line that is
-    no usage record (``usage_log.not_a_record``), is skipped too: every reader leaves it out. A file
+    no usage record (``usage_log.not_a_record``), is skipped too: every reader leaves it out (a usage record of an
+    op a newer version writes is left out too, but is no damage). A file
     that is there and cannot be read has ``unreadable`` set."""
     out = FileCheck(path)
     why = unreadable(path)
@@ -123,7 +124,7 @@ def check_file(path: str) -> FileCheck:
             continue
         recs, how = lines.records_of(raw, fields)
         if not how and rule is not None:
-            how = next((f"skipped: {no}" for no in map(rule, recs) if no), "")
+            how = next((f"skipped: {no}" for no in map(rule, recs) if no and no != usage_log.NEWER), "")
         elif how == f"skipped: {lines.NOT_JSON}" and conflict_marker(raw.decode("utf-8", "replace")):
             how = f"skipped: {CONFLICT}"  # why: "not JSON" did not say that both sides' lines are read
         if how:

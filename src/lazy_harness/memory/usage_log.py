@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 
 USAGE = "usage.jsonl"
 OPS = ("session", "shown", "used", "recurred", "reset")
+# why a reason of its own: a record whose op is text this version does not know is a newer version's (the
+# file is synced between machines): every reader leaves it out, and none calls it damage (as marks.jsonl
+# and the aliases file leave such ops out)
+NEWER = "an op this version does not know (a newer version's record)"
 WEEK = 7 * 86400
 
 
@@ -359,8 +363,9 @@ def _records(recs: list[dict], memory_dir: str, epochs: dict[str, float | None],
     (``epochs``: each "ts" parsed once)."""
     out = []
     for rec in recs:
-        if not_a_record(rec, epochs):
-            lines.note(path)
+        if why := not_a_record(rec, epochs):
+            if why != NEWER:
+                lines.note(path)
             continue
         rec["at"], rec["folder"] = epochs[rec["ts"]], memory_dir
         out.append(rec)
@@ -371,8 +376,11 @@ def not_a_record(rec: dict, epochs: dict[str, float | None] | None = None) -> st
     """Why a JSON object of usage.jsonl is no usage record, or None: the one rule of every reader
     (:func:`read`, :func:`this_week`, ``lh memory check``). ``epochs``: each "ts" parsed once, kept
     there. why so strict: a record with an id of no entry was a row of kind "?", one whose time is not
-    one a use "last used never", characters below 0 a session that took some away."""
+    one a use "last used never", characters below 0 a session that took some away. :data:`NEWER` for a
+    record of an op this version does not know: left out, but no damage."""
     op, ts = rec.get("op"), rec.get("ts")
+    if isinstance(op, str) and op and op not in OPS:
+        return NEWER
     if op not in OPS:
         return "op is not " + ", ".join(OPS)
     if not isinstance(ts, str):
