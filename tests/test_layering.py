@@ -16,6 +16,8 @@ SRC = os.path.dirname(os.path.abspath(lazy_harness.__file__))
 BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harness.jsonload",
         "lazy_harness.logfile", "lazy_harness.errors", "lazy_harness.detach", "lazy_harness.project_identity",
         "lazy_harness.private", "lazy_harness.sha",
+        # why: the one way a file is opened without waiting and refused unless regular (os only)
+        "lazy_harness.regular_file",
         # why: how a remote's spellings are read as one, for project_identity (text in, text out)
         "lazy_harness.remote_spelling",
         # why: what to run for a folder private.py refuses, loaded by private.fix only once one is refused

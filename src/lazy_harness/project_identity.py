@@ -18,12 +18,14 @@ path. Files are read only when regular (a FIFO planted there would hold a hook u
 kills it).
 How a remote's spellings are read as one is ``remote_spelling``'s (text in, text out); the files it
 reads are read here.
-Hot path: only ``os`` (and ``stat``, which ``os`` loads); ``remote_spelling`` (``os`` only) when an
-origin is asked for.
+Hot path: only ``os`` (and ``stat``, which ``os`` loads) and ``regular_file`` (``os`` only, the one way a
+file is opened without waiting); ``remote_spelling`` (``os`` only) when an origin is asked for.
 """
 
 import os
 from stat import S_ISDIR, S_ISLNK, S_ISREG
+
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False  # why: not typing's (hot path: house style section 3)
 if TYPE_CHECKING:
@@ -55,12 +57,11 @@ def _read(path: str, size: int) -> str | None:
     if not _regular(path):
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd, st = open_regular(path)
     except (OSError, ValueError):
         return None
     try:
-        st = os.fstat(fd)
-        return os.read(fd, size).decode("utf-8", "replace") if S_ISREG(st.st_mode) and _ours(st) else None
+        return os.read(fd, size).decode("utf-8", "replace") if _ours(st) else None
     except OSError:
         return None
     finally:
@@ -292,13 +293,12 @@ def _in_pack_index(path: str, wanted: bytes) -> bool:
     size = len(wanted)
     if not _regular(path):
         return False
-    try:  # why not blocking: a FIFO named like an index would hold the hook that reads it for ever
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:  # why regular_file: a FIFO named like an index would hold the hook that reads it for ever
+        fd, st = open_regular(path)
     except (OSError, ValueError):
         return False
     try:
-        st = os.fstat(fd)
-        if not (S_ISREG(st.st_mode) and _ours(st)) or os.pread(fd, 8, 0) != b"\xfftOc\x00\x00\x00\x02":
+        if not _ours(st) or os.pread(fd, 8, 0) != b"\xfftOc\x00\x00\x00\x02":
             return False
         fan = os.pread(fd, 1024, 8)
         lo = int.from_bytes(fan[4 * wanted[0] - 4:4 * wanted[0]], "big") if wanted[0] else 0

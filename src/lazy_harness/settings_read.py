@@ -7,13 +7,12 @@ of 0 bytes written moments ago (another program writing it in place).
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import stat
 import time
 
 from lazy_harness.errors import SettingsError
+from lazy_harness.regular_file import NotRegularFile, read_regular
 
 BUSY_AGE = 2.0  # seconds: an empty file written this recently is another program's write in progress
 SETTLE_LOOKS, SETTLE_STEP = 20, 0.05  # how often and how far apart install looks again: at most a second
@@ -77,19 +76,10 @@ def _read_fix(path: str, exc: OSError) -> str | None:
 def _read_regular(path: str) -> bytes:
     """The bytes of ``path``, opened without waiting: a FIFO (or a device) would hold the command until a
     writer came, so anything but a regular file is refused (``Unreadable``), a folder as before."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        if not stat.S_ISREG(mode):
-            raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside")
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
+        return read_regular(path)
+    except NotRegularFile:
+        raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside") from None
 
 
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:

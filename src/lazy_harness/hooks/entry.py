@@ -189,21 +189,12 @@ def files_read_at(cwd: str, env: Mapping[str, str]) -> list[str]:
 def _regular_bytes(path: str, limit: int = -1) -> bytes | None:
     """The bytes of ``path`` (at most ``limit``) when it is a regular file; None otherwise. Opened
     without waiting: a FIFO there would hold the hook until Claude Code killed it."""
-    import stat
+    from lazy_harness.regular_file import read_regular
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        return read_regular(path, limit)
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as fh:
-            return fh.read(limit)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _gone(program: object, package: object, env: Mapping[str, str]) -> str | None:

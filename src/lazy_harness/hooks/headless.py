@@ -4,7 +4,6 @@ Agent SDK, ``codex exec``): what SessionStart tells the person once is then sent
 
 from __future__ import annotations
 
-import os
 
 from lazy_harness.queue.task import CODEX, agent_of
 
@@ -35,18 +34,12 @@ def codex_exec(path: str) -> bool:
     """True when the rollout's first record, ``session_meta`` (written before SessionStart runs),
     names ``codex exec``: originator ``codex_exec`` or source ``exec``. At most CODEX_META_BYTES of a
     regular file are read; one missing, not a file or unreadable counts as interactive."""
-    import stat  # why: os imports it already; nothing new is loaded
+    from lazy_harness.regular_file import read_regular  # why: a FIFO in the rollout's place must not hold the hook
 
-    try:  # why O_NONBLOCK: a FIFO put in the rollout's place must not hold the hook in open()
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        head = read_regular(path, CODEX_META_BYTES)
     except OSError:
         return False
-    try:
-        head = os.read(fd, CODEX_META_BYTES) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
-    except OSError:
-        head = b""
-    finally:
-        os.close(fd)
     # why bytes, not JSON: the line is longer than what is read; a quote inside a JSON string is
     # escaped, so only the record's own keys match
     meta = head.split(b"\n", 1)[0].replace(b'": "', b'":"')

@@ -117,13 +117,10 @@ def copied_from(record: dict) -> str:
 def from_transcript(path: str, session: str) -> list[str] | None:
     """The sessions named as the source of copied records in the first and the last ``SCAN_BYTES``
     of ``path`` (the oldest ancestors and the parent); None when it cannot be read (not written yet)."""
-    import stat
+    from lazy_harness.regular_file import open_regular  # why: a FIFO in a transcript's place blocks open()
 
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # why: a FIFO in a transcript's place blocks open()
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            return None
+        fd, _ = open_regular(path)
         with os.fdopen(fd, "rb") as fh:
             head = fh.read(SCAN_BYTES)
             size = fh.seek(0, os.SEEK_END)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
+# why here too: every reader of a memory file opens it through this module (lines.open_regular)
+from lazy_harness.regular_file import NotRegularFile, open_regular, read_regular  # noqa: F401
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -151,8 +153,6 @@ REPORTED = "damaged-lines.json"  # in the state dir: each file's state when its 
 
 def file_stamp(path: str) -> str | None:
     """A file's state as the damage report keys it (inode, size, mtime); None when it is gone."""
-    import os
-
     try:
         st = os.stat(path)
     except OSError:
@@ -284,40 +284,6 @@ def read_numbered(path: str, fields: Repair | None = None) -> list[tuple[int, di
             note(path)
         out += ((n, rec, bool(how)) for rec in recs)
     return out
-
-
-class NotRegularFile(OSError):
-    """What :func:`open_regular` raises for a FIFO, a device or a socket in a memory file's place."""
-
-
-def open_regular(path: str) -> tuple[int, os.stat_result]:
-    """A descriptor on the regular file ``path`` and its stat. A folder in its place raises
-    IsADirectoryError, anything else that is not a regular file :class:`NotRegularFile` naming it; a
-    failed open its own OSError. why O_NONBLOCK: a FIFO in place of a memory file held the open, and so
-    a session's start or the worker, until it was killed; on a regular file it changes nothing. Every
-    reader of a memory file opens it here (one rule, not one per reader)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    try:
-        st = os.fstat(fd)
-        mode = st.st_mode & 0o170000  # why the mask: stat.S_ISREG without ``stat`` on the hot path
-        if mode == 0o040000:
-            raise IsADirectoryError(21, "Is a directory", path)
-        if mode != 0o100000:
-            raise NotRegularFile(6, "not a regular file", path)  # ENXIO
-    except OSError:
-        os.close(fd)
-        raise
-    return fd, st
-
-
-def read_regular(path: str, limit: int = -1, offset: int = 0) -> bytes:
-    """Up to ``limit`` bytes (-1: all) of the regular file ``path`` from byte ``offset``
-    (:func:`open_regular` says what else is raised)."""
-    fd, _ = open_regular(path)
-    with open(fd, "rb") as fh:
-        if offset:
-            fh.seek(offset)
-        return fh.read(limit)
 
 
 def _rows(path: str) -> list[bytes]:

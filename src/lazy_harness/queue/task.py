@@ -5,7 +5,6 @@ Hot path: only ``os`` and ``errno`` (``iso_now`` imports :mod:`lazy_harness.logf
 
 from __future__ import annotations
 
-import errno
 import os
 
 from lazy_harness import CLAUDE, CODEX, PAYLOAD_AGENT, paths
@@ -101,16 +100,13 @@ def parse_task(text: str) -> dict:
 def read_task(path: str) -> dict:
     """The fields of the task file at ``path``; OSError when it cannot be read or is not a regular file.
 
-    why O_NONBLOCK and the fstat: a FIFO (or a link to one, or to a device) named like a task made a
-    plain open wait for a writer forever; ``lh status`` and every reader of the queue hung on it."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        if os.fstat(fd).st_mode & 0o170000 != 0o100000:  # why not the stat module: hot path, os only
-            raise OSError(errno.EINVAL, "not a regular file", path)
-        with open(fd, encoding="utf-8", errors="replace", closefd=False) as fh:
-            return parse_task(fh.read())
-    finally:
-        os.close(fd)
+    why regular_file: a FIFO (or a link to one, or to a device) named like a task made a plain open wait
+    for a writer forever; ``lh status`` and every reader of the queue hung on it."""
+    from lazy_harness.regular_file import read_regular
+
+    text = read_regular(path).decode("utf-8", "replace")
+    # why: read as a text file reads it (universal newlines): a task saved with \r\n line ends parses the same
+    return parse_task(text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def task_id(name: str) -> str:

@@ -18,10 +18,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from typing import TYPE_CHECKING
 
 from lazy_harness.errors import LhError
+from lazy_harness.regular_file import NotRegularFile, open_regular
 from lazy_harness.worker.transcript_records import View
 
 if TYPE_CHECKING:
@@ -165,17 +165,14 @@ class _Shrinker:
 
 
 def _open(path: str) -> BinaryIO:
-    try:
-        # why: O_NONBLOCK so a FIFO planted at the path cannot hang the worker in open()
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:  # why regular_file: a FIFO planted at the path cannot hang the worker in open()
+        fd, _ = open_regular(path)
     except FileNotFoundError:
         raise TranscriptError(f"transcript not found: {path}") from None
+    except (IsADirectoryError, NotRegularFile):
+        raise TranscriptError(f"transcript is not a regular file: {path}") from None
     except OSError as exc:
         raise TranscriptError(f"cannot read transcript {path}: {exc.strerror}") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise TranscriptError(f"transcript is not a regular file: {path}")
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb", buffering=1024 * 1024)
 

@@ -180,12 +180,10 @@ def wordpiece(word: str, vocab: Vocab, unk: int) -> list[int]:
 def _read_stamps(state_dir: str | None) -> dict[str, str]:
     if not state_dir:
         return {}
+    from lazy_harness.regular_file import read_regular
+
     try:
-        fd = os.open(os.path.join(state_dir, STAMP), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        try:
-            data = os.read(fd, 4096).decode("utf-8", "replace")
-        finally:
-            os.close(fd)
+        data = read_regular(os.path.join(state_dir, STAMP), 4096, flags=os.O_NOFOLLOW).decode("utf-8", "replace")
     except OSError:
         return {}
     return dict(line.partition("\t")[::2] for line in data.splitlines())  # path -> identity and digest

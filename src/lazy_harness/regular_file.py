@@ -1,0 +1,50 @@
+"""Opening a file that must be a regular file, without waiting: the one rule of every reader of a file
+someone else could have put something else in place of (a memory file, a transcript, a task, a settings
+file, git's files).
+
+why O_NONBLOCK: a FIFO named like the file held a plain ``open`` until a writer came, and with it a
+session's start, a prompt, the worker or a command, until it was killed; on a regular file the flag
+changes nothing. The descriptor is judged by its own ``fstat`` (what is checked is what is read): a
+folder in the file's place raises IsADirectoryError, anything else that is not a regular file (a FIFO, a
+device, a socket) :class:`NotRegularFile` naming it; a failed open raises its own OSError.
+
+Hot path: only ``os`` (the stat module's test is a mask here), nothing of ours: the bottom of the layers.
+"""
+
+from __future__ import annotations
+
+import os
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_KIND, _FOLDER, _REGULAR = 0o170000, 0o040000, 0o100000  # stat.S_IFMT, S_IFDIR, S_IFREG without ``stat``
+
+
+class NotRegularFile(OSError):
+    """What :func:`open_regular` raises for a FIFO, a device or a socket in a file's place."""
+
+
+def open_regular(path: str, flags: int = 0) -> tuple[int, os.stat_result]:
+    """A descriptor open for reading on the regular file ``path``, and its stat. ``flags``: more to open
+    with (``os.O_NOFOLLOW``: a link in the file's place is refused, ELOOP)."""
+    fd = os.open(path, _FLAGS | flags)
+    try:
+        st = os.fstat(fd)
+        kind = st.st_mode & _KIND
+        if kind == _FOLDER:
+            raise IsADirectoryError(21, "Is a directory", path)  # EISDIR
+        if kind != _REGULAR:
+            raise NotRegularFile(6, "not a regular file", path)  # ENXIO
+    except OSError:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def read_regular(path: str, limit: int = -1, offset: int = 0, flags: int = 0) -> bytes:
+    """Up to ``limit`` bytes (-1: all) of the regular file ``path`` from byte ``offset``
+    (:func:`open_regular` says what else is raised)."""
+    fd, _ = open_regular(path, flags)
+    with open(fd, "rb") as fh:
+        if offset:
+            fh.seek(offset)
+        return fh.read(limit)
