@@ -112,7 +112,8 @@ ABOVE = ("cli", "ui", "hooks", "sync", "config", "cost", "queue", "redact")
 TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "codex_trust_listing", "codex_trust_server", "private",
              "plugin", "settings", "settings_read", "settings_splice",
              "settings_splice_value", "settings_write", "logfile", "detach", "atomic",
-             "proc", "errors", "project_identity", "remote_spelling", "hotload", "sha", "__main__", "private_fix")
+             "proc", "errors", "project_identity", "remote_spelling", "hotload", "sha", "__main__", "private_fix",
+             "regular_file")
 
 
 @pytest.mark.parametrize("package", ABOVE)
