@@ -257,3 +257,23 @@ def test_a_producer_hook_reads_the_config_once(world, event):
     assert p.returncode == 0, p.stderr.decode()
     assert " queued " in open(os.path.join(paths.logs_dir(), "hooks.log")).read().splitlines()[-1]
     assert p.stdout.decode() == "loads=1"
+
+
+def test_a_start_that_reads_the_open_items_from_their_cache_loads_no_markdown_parser(tmp_path, isolated_home):
+    """handoff.md's parser and renderer (memory/handoff_markdown.py, 0.4 ms to load) serve the writers and
+    a hand edit's import; a start whose handoff.md and log are as the last render left them reads the
+    open items from their cache, and shows them, without it."""
+    from lazy_harness.memory import handoff
+
+    env, payload = make_world(tmp_path, isolated_home)
+    mdir = paths.memory_dir(str(tmp_path / "proj"))
+    handoff.append(mdir, [handoff.record(handoff.OPEN, "Rotate the staging key before Friday", "sess-1", "t-1",
+                                         1_700_000_000.0)])
+    handoff.write_markdown(mdir, {"session_id": "sess-1", "task_id": "t-1", "project": "proj"}, 1_700_000_100.0)
+    argv = ["-m", "lazy_harness.hooks", "SessionStart"]
+    with worker_lock_held(paths.claude_dir()):
+        imported(argv, env, payload("SessionStart", "aaaaaaaa-0000-0000-0000-000000000001"))
+        p, names = imported(argv, env, payload("SessionStart", "bbbbbbbb-0000-0000-0000-000000000002"))
+    assert p.returncode == 0 and b"Rotate the staging key before Friday" in p.stdout, p.stdout
+    assert "lazy_harness.memory.handoff" in names
+    assert "lazy_harness.memory.handoff_markdown" not in names

@@ -5,7 +5,7 @@ keeps the project the last render named, not an empty one."""
 import json
 import os
 
-from lazy_harness.memory import handoff, handoff_answer
+from lazy_harness.memory import handoff, handoff_answer, handoff_markdown
 from lazy_harness.sync.after_merge import rerender_handoffs
 
 NOW = 1_760_000_000.0
@@ -13,7 +13,7 @@ NOW = 1_760_000_000.0
 
 def _project_in_header(mdir: str) -> str:
     with open(os.path.join(mdir, "handoff.md"), encoding="utf-8") as fh:
-        return str(handoff.parse_markdown(fh.read())[0].get("project"))
+        return str(handoff_markdown.parse_markdown(fh.read())[0].get("project"))
 
 
 def test_a_render_without_a_project_keeps_the_one_the_header_named(tmp_path):

@@ -9,7 +9,7 @@ import threading
 import time
 
 from lazy_harness import paths
-from lazy_harness.memory import by_hand, files, handoff, store
+from lazy_harness.memory import by_hand, files, handoff, handoff_markdown, store
 from tests.support import memory_samples as ms
 from tests.support import pausing
 
@@ -27,7 +27,7 @@ def test_a_persist_during_an_undo_waits_for_it_and_its_item_is_read_back(tmp_pat
     _, _, run = by_hand.close(mdir, "proj", "Item Y: to close", "done", now - 50)
 
     # undo has folded handoff.jsonl and rendered handoff.md; nothing written yet
-    rendered = pausing.pause(monkeypatch, handoff, "render", "undo", after=True)
+    rendered = pausing.pause(monkeypatch, handoff_markdown, "render", "undo", after=True)
     worker_waits = threading.Event()  # someone holds the folder: the persist waits for it
     watch = pausing.on_lock(monkeypatch, files, "FolderLock", "worker", worker_waits,
                             lock_path=lambda folder: folder)

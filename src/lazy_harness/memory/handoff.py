@@ -39,9 +39,6 @@ from lazy_harness.memory import files
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
     id_for, is_stale, items, open_items, parse, read_records, record, reworded_as, split_ref, stamp)
-from lazy_harness.memory.handoff_markdown import (
-    behind, markdown_records, parse_markdown, read_markdown, render, set_aside)
-from lazy_harness.memory.handoff_held import held_reasons
 from lazy_harness.memory.sanitize import normalise
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -49,16 +46,37 @@ from lazy_harness.memory.sanitize import normalise
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     # What a writer read of handoff.md: the file's ``file_key`` (taken before the read) and the text with
     # its mtime (None: missing, empty or too large). The render checks the file against it (write_markdown).
     Seen = tuple[tuple[int, int, int], tuple[str, float] | None]
 
 
+def _md() -> ModuleType:
+    """handoff.md's parser and renderer (memory/handoff_markdown.py). why loaded on first use: the writers
+    and a hand edit's import need it; SessionStart, which reads the open items from their cache while
+    handoff.md and the log are as the last render left them, does not (0.4 ms of every start)."""
+    from lazy_harness.memory import handoff_markdown
+
+    return handoff_markdown
+
+
+def behind(memory_dir: str, state: dict[str, Item]) -> bool:
+    """:func:`lazy_harness.memory.handoff_markdown.behind`."""
+    return _md().behind(memory_dir, state)
+
+
+def _held_reasons(memory_dir: str, opened: list[Item]) -> dict[str, str]:
+    from lazy_harness.memory.handoff_held import held_reasons
+
+    return held_reasons(memory_dir, opened)
+
+
 def load(memory_dir: str) -> tuple[dict[str, Item], list[dict]]:
     """The items as a reader should see them, with unsynced hand edits (or a legacy handoff.md) applied
     in memory; and those pending records, which a writer appends with ``sync``."""
-    return _loaded(memory_dir, read_markdown(memory_dir))
+    return _loaded(memory_dir, _md().read_markdown(memory_dir))
 
 
 def _loaded(memory_dir: str, md: tuple[str, float] | None) -> tuple[dict[str, Item], list[dict]]:
@@ -66,7 +84,7 @@ def _loaded(memory_dir: str, md: tuple[str, float] | None) -> tuple[dict[str, It
     state = fold(records or [])
     if md is None:
         return state, []
-    pending = markdown_records(state, md[0], md[1], bool(records), memory_dir=memory_dir)
+    pending = _md().markdown_records(state, md[0], md[1], bool(records), memory_dir=memory_dir)
     if pending:
         state = fold((records or []) + pending)
     return state, pending
@@ -74,7 +92,7 @@ def _loaded(memory_dir: str, md: tuple[str, float] | None) -> tuple[dict[str, It
 
 def _look(memory_dir: str) -> Seen:
     # why the key before the read: a save after it, even one during the read, changes the key
-    return file_key(os.path.join(memory_dir, files.HANDOFF)), read_markdown(memory_dir)
+    return file_key(os.path.join(memory_dir, files.HANDOFF)), _md().read_markdown(memory_dir)
 
 
 def load_for_writing(memory_dir: str) -> tuple[dict[str, Item], list[dict], Seen]:
@@ -92,10 +110,10 @@ def _saved_since(memory_dir: str, seen: Seen, now: Seen, records: list[dict]) ->
     if now[1] is None:
         return []  # emptied (an editor saving in place) or removed: nothing to import (see read_markdown)
     state = fold(records)
-    recs = markdown_records(state, now[1][0], now[1][1], bool(records), memory_dir=memory_dir)
+    recs = _md().markdown_records(state, now[1][0], now[1][1], bool(records), memory_dir=memory_dir)
     if seen[1] is None or not recs:
         return recs
-    stale = {(r["op"], r["id"]) for r in markdown_records(state, seen[1][0], seen[1][1], bool(records),
+    stale = {(r["op"], r["id"]) for r in _md().markdown_records(state, seen[1][0], seen[1][1], bool(records),
                                                           memory_dir=memory_dir)}
     return [r for r in recs if (r["op"], r["id"]) not in stale]
 
@@ -144,11 +162,11 @@ def write_markdown(memory_dir: str, meta: dict, now: float, stale_days: float | 
             append(memory_dir, late)
             appended, records = appended + late, records + late
         state = fold(records)
-        text = render(state, meta, now, stale_days, held_reasons(memory_dir, open_items(state)))
+        text = _md().render(state, meta, now, stale_days, _held_reasons(memory_dir, open_items(state)))
         if before_write is not None:
             before_write(text.encode("utf-8"))
         if current[1] is None:
-            set_aside(memory_dir, current[0], now)
+            _md().set_aside(memory_dir, current[0], now)
         try:
             atomic_write(md, text, unchanged=current[0])
         except FileChanged:
@@ -205,8 +223,8 @@ def _last_stale_days(memory_dir: str) -> float:
 
 def _last_project(memory_dir: str) -> str:
     """The project handoff.md's header names (its last render's); empty when none does."""
-    md = read_markdown(memory_dir)
-    return str(parse_markdown(md[0])[0].get("project") or "") if md is not None else ""
+    md = _md().read_markdown(memory_dir)
+    return str(_md().parse_markdown(md[0])[0].get("project") or "") if md is not None else ""
 
 
 def _current_cache(memory_dir: str) -> dict | None:
@@ -261,7 +279,7 @@ def merge_markdown(memory_dir: str, text: str, now: float, source: str, locked: 
             append(memory_dir, pending)
             state = fold(read_records(memory_dir) or [])
         recs: list[dict] = []
-        for _, hid, body, ticked in parse_markdown(text, state)[1]:
+        for _, hid, body, ticked in _md().parse_markdown(text, state)[1]:
             item = state.get(hid) if hid else None
             if ticked or (item is not None and (item.is_open or normalise(body) in ("", normalise(item["text"])))):
                 continue
@@ -343,7 +361,7 @@ def after_undo(memory_dir: str, meta: dict, now: float, stale_days: float | None
     if stale_days is None:
         stale_days = _last_stale_days(memory_dir)
     state = fold(read_records(memory_dir) or [])
-    md = read_markdown(memory_dir)
+    md = _md().read_markdown(memory_dir)
     if md is not None and md[0] == _as_rendered(memory_dir, state, md[0], stale_days):
         _save_open_cache(memory_dir, open_items(state), stale_days)
         return
@@ -353,12 +371,12 @@ def after_undo(memory_dir: str, meta: dict, now: float, stale_days: float | None
 def _as_rendered(memory_dir: str, state: dict[str, Item], text: str, stale_days: float) -> str | None:
     """``state`` rendered as the render that wrote handoff.md ``text`` was (its items held as they are
     now); None without its header."""
-    marker = parse_markdown(text)[0]
+    marker = _md().parse_markdown(text)[0]
     written = files.iso_epoch(marker.get("written"))
     if written is None:
         return None
     meta = {"session_id": marker.get("session"), "task_id": marker.get("task"), "project": marker.get("project")}
-    return render(state, meta, written, stale_days, held_reasons(memory_dir, open_items(state)))
+    return _md().render(state, meta, written, stale_days, _held_reasons(memory_dir, open_items(state)))
 
 
 def edited_since_render(memory_dir: str) -> bool:

@@ -34,6 +34,7 @@ STATE = files.HANDOFF_STATE
 OPEN, CLOSE, RESTATE = "open", "close", "restate"
 STALE_DAYS = 14
 DAY = 86400.0
+HAND_EDIT = "hand-edit"  # the session field of what a hand edit of handoff.md opened or closed
 
 
 # --- text ----------------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ def stamp(t: float) -> str:
 
 # --- who changed an item, in words -------------------------------------------------------------------
 # why: the session field also names who else changed an item; "by session by hand" read as nonsense
-_WHO = {"by hand": "by hand (lh memory close)", "hand-edit": "by a hand edit of handoff.md",
+_WHO = {"by hand": "by hand (lh memory close)", HAND_EDIT: "by a hand edit of handoff.md",
         "forget": "by lh memory forget", "consolidate": "by consolidation"}
 # reasons that only repeat who did it
 _PLAIN = ("closed by hand", "removed from handoff.md by hand")
@@ -95,7 +96,7 @@ def reworded_as(state: dict[str, Item], hid: str) -> Item | None:
     while item is not None and not item.is_open and item["id"] not in seen:
         seen.add(item["id"])
         reason = str(item.get("reason") or "")
-        if item.get("closed_by") != "hand-edit" or not reason.startswith(REWORDED):
+        if item.get("closed_by") != HAND_EDIT or not reason.startswith(REWORDED):
             return None
         item = state.get(reason[len(REWORDED):].strip())
     return item if item is not None and item.is_open else None

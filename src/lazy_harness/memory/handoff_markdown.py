@@ -31,8 +31,8 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.atomic import atomic_write, file_key
 from lazy_harness.memory import files, ids
-from lazy_harness.memory.handoff_log import (
-    CLOSE, OPEN, REWORDED, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record,
+from lazy_harness.memory.handoff_log import (  # noqa: F401 - HAND_EDIT: this module's name for it too
+    CLOSE, HAND_EDIT, OPEN, REWORDED, STALE_DAYS, STATE, Item, age_days, by_whom, id_for, is_stale, open_items, record,
     split_ref, stamp, wins)
 # why: the words by_whom writes for a change that is no session's; a joined note is cut only when it says
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
@@ -43,7 +43,6 @@ from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
 STALE_NOTE = "; stale: open "  # then the days an item has been open, in its note
-HAND_EDIT = "hand-edit"
 
 
 def header_token(value: object, spaces: bool = False) -> str:

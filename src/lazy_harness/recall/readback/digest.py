@@ -13,7 +13,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.memory import (
-    aliases, files, handoff, handoff_markdown, held, ids, marks, provenance, standing, trust, usage, verdicts)
+    aliases, files, handoff, handoff_log, held, ids, marks, provenance, standing, trust, usage, verdicts)
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
@@ -55,7 +55,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
     when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
     who = provenance.name_shown(by, "session") or "?"  # why: an opener's id is shown only as an id (ADR 0033)
-    origin = ("by hand" if by in (handoff_markdown.HAND_EDIT, "by hand")
+    origin = ("by hand" if by in (handoff_log.HAND_EDIT, "by hand")
               else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {who}", 80))
     origin = provenance.item_described(item, origin)  # why: its opener is text the remote may write
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
