@@ -4,7 +4,6 @@ Agent SDK, ``codex exec``): what SessionStart tells the person once is then sent
 
 from __future__ import annotations
 
-
 from lazy_harness.queue.task import CODEX, agent_of
 
 TYPE_CHECKING = False

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 def _md() -> ModuleType:
     """handoff.md's parser and renderer (memory/handoff_markdown.py). why loaded on first use: the writers
     and a hand edit's import need it; SessionStart, which reads the open items from their cache while
-    handoff.md and the log are as the last render left them, does not (0.4 ms of every start)."""
+    handoff.md and the log are as the last render left them, does not (0.1 to 0.4 ms of every start)."""
     from lazy_harness.memory import handoff_markdown
 
     return handoff_markdown

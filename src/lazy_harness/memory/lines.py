@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
-# why here too: every reader of a memory file opens it through this module (lines.open_regular)
+# why named here too: the memory modules open their files as lines.open_regular (the rule: regular_file.py)
 from lazy_harness.regular_file import NotRegularFile, open_regular, read_regular  # noqa: F401
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks

@@ -1,6 +1,7 @@
 """The spool's folders and the task files in them: their names and their key=value format.
 
-Hot path: only ``os`` and ``errno`` (``iso_now`` imports :mod:`lazy_harness.logfile`, which hooks have loaded already).
+Hot path: only ``os`` (``read_task`` imports :mod:`lazy_harness.regular_file`, ``os`` only; ``iso_now``
+:mod:`lazy_harness.logfile`, which hooks have loaded already).
 """
 
 from __future__ import annotations
