@@ -52,7 +52,8 @@ def test_a_storage_error_mid_persist_rolls_it_back_and_the_task_waits(isolated_h
     assert (stats.processed, stats.failed, stats.waiting) == (0, 0, 1)
     assert tasks("failed") == [] and tasks("done") == []
     [waiting] = tasks("")
-    assert f"({errno.errorcode[code]}) writing {os.path.join(mdir, files.DECISIONS)}" in waiting["wait_reason"]
+    verb = "on" if code == errno.EIO else "writing"  # a failing disk fails reads too: EIO names no side
+    assert f"({errno.errorcode[code]}) {verb} {os.path.join(mdir, files.DECISIONS)}" in waiting["wait_reason"]
     assert "not_before" not in waiting  # held by the probe, not by a time
     assert not os.path.exists(os.path.join(mdir, files.DECISIONS))  # created by the persist: gone again
     for name in (files.FAILURES, files.HANDOFF, files.HANDOFF_STATE):
@@ -92,7 +93,9 @@ def test_storage_cause_reads_the_error_through_its_chain():
         except OSError as exc:
             raise RuntimeError("while persisting") from exc
     except RuntimeError as exc:
-        assert storage.cause(exc) == "an I/O error (EIO) writing /data/x.jsonl"
+        assert storage.cause(exc) == "an I/O error (EIO) on /data/x.jsonl"
+    full = OSError(errno.ENOSPC, "No space left on device", "/data/x.jsonl")
+    assert storage.cause(full) == "no space left on the device (ENOSPC) writing /data/x.jsonl"
     assert storage.cause(OSError(errno.EACCES, "denied")) is None
     assert storage.cause(ValueError("x")) is None
 

@@ -32,7 +32,9 @@ def cause(exc: BaseException | None) -> str | None:
     seen = 0
     while exc is not None and seen < 10:
         if isinstance(exc, OSError) and exc.errno in CAUSES:
-            where = f" writing {exc.filename}" if exc.filename else ""
+            # why not "writing" for EIO: a failing disk fails reads too, and the error does not say which
+            verb = " on" if exc.errno == errno.EIO else " writing"
+            where = f"{verb} {exc.filename}" if exc.filename else ""
             return f"{CAUSES[exc.errno]} ({errno.errorcode[exc.errno]}){where}"
         exc = exc.__cause__ or exc.__context__
         seen += 1
