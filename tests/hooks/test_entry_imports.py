@@ -277,3 +277,17 @@ def test_a_start_that_reads_the_open_items_from_their_cache_loads_no_markdown_pa
     assert p.returncode == 0 and b"Rotate the staging key before Friday" in p.stdout, p.stdout
     assert "lazy_harness.memory.handoff" in names
     assert "lazy_harness.memory.handoff_markdown" not in names
+
+
+def test_the_config_read_from_its_snapshot_loads_no_file_writer(world):
+    """``config.load_fast`` with config.toml unchanged reads the snapshot and writes nothing, so it
+    loads neither memory's writer (atomic) nor fcntl: the prompt hook reads the config before it sends
+    the answerer its question, and each module loaded there is waited for."""
+    env, _ = world
+    read = ["-c", "from lazy_harness import config; config.load_fast()"]
+    first, _ = imported(read, env)  # compiles config.toml into its snapshot
+    assert first.returncode == 0, first.stderr.decode()[-500:]
+    assert os.path.exists(os.path.join(paths.state_dir(), "config.json"))
+    again, names = imported(read, env)
+    assert again.returncode == 0 and "lazy_harness.config" in names
+    assert not {"lazy_harness.atomic", "fcntl"} & set(names), sorted(n for n in names if n.startswith("lazy"))

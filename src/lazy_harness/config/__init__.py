@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths, private
-from lazy_harness.atomic import atomic_write
 from lazy_harness.config.schema import (
     CAPS, CHOICES, COMMAND_KEYS, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP,
     SCHEMA, defaults)
@@ -160,6 +159,10 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
     if not keep:
         return values
     import json
+
+    # why here: only a config changed since its snapshot writes one; the prompt hook sends its question
+    # before it loads atomic (and fcntl), 0.1 to 0.2 ms of the prompt's wait (benchmarks/bench_user_prompt.py)
+    from lazy_harness.atomic import atomic_write
 
     looked = sorted([name, seen.get(name) or ""] for name in seen.names)
     try:
