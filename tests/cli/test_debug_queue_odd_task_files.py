@@ -76,3 +76,25 @@ def test_status_names_a_folder_named_like_a_task_once(isolated_home, tmp_path, m
     queue_line = next(line for line in invoke("hooks", "status").out.splitlines() if line.startswith("queue:"))
     assert " 0 failed " in queue_line, queue_line
     assert os.path.isdir(stray)
+
+
+def test_a_file_in_a_queue_folders_place_is_named_and_every_command_goes_on(isolated_home, tmp_path):
+    # why: lh doctor stopped at "queue: 0 pending" (lh: .../processing: Not a directory), the checks after
+    # it unprinted; lh status and lh queue stopped as early
+    q = paths.queue_dir()
+    queue.ensure_layout(q)
+    processing = queue.folder(q, queue.PROCESSING)
+    os.rmdir(processing)
+    with open(processing, "w", encoding="utf-8") as fh:
+        fh.write("a person's note\n")
+    runs = {command: subprocess.run([*lh_script(), command], capture_output=True, text=True, timeout=60,
+                                    cwd=tmp_path) for command in ("doctor", "status", "queue")}
+    for command, result in runs.items():
+        assert "Not a directory" not in result.stderr and "Traceback" not in result.stderr, (command, result.stderr)
+        assert f"lh: skipped {processing}: not a folder" in result.stderr, (command, result.stderr)
+    doctor = runs["doctor"].stdout
+    assert f"fail  queue: {processing} is not a folder: no task can be distilled" in doctor, doctor
+    assert "failed tasks: none" in doctor and "spend:" in doctor, doctor  # the checks after the queue's ran
+    assert runs["status"].returncode == 0 and runs["queue"].returncode == 0
+    with open(processing, encoding="utf-8") as fh:
+        assert fh.read() == "a person's note\n"  # named, never moved or emptied

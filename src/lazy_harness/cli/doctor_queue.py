@@ -5,6 +5,7 @@ processing/, failed tasks, the worker's line, damaged lines of its cost ledger, 
 from __future__ import annotations
 
 import os
+import shlex
 import time
 
 from lazy_harness import paths, queue
@@ -40,6 +41,12 @@ def check_ledger_lines(r: Report) -> None:
 
 def check_queue(r: Report, now: float) -> None:
     q = paths.queue_dir()
+    for which in (queue.TMP, queue.PROCESSING, queue.DONE, queue.FAILED, queue.STATE):
+        where = queue.folder(q, which)
+        if os.path.lexists(where) and not os.path.isdir(where):  # why: the worker cannot claim or finish a task
+            r.line("fail", "queue", f"{where} is not a folder: no task can be distilled",
+                   f"move it aside (mv {shlex.quote(where)} {shlex.quote(where + '.aside')}); the worker makes the "
+                   "folder again")
     names = pending_tasks()
     oldest = None
     for name in names[:1]:

@@ -23,6 +23,9 @@ def task_names(q: str, which: str) -> list[str]:
         entries = sorted(os.scandir(spool.folder(q, which)), key=lambda e: e.name)
     except FileNotFoundError:
         return []
+    except NotADirectoryError:  # why: a file in a folder's place stopped lh doctor, status and queue there
+        stray(spool.folder(q, which), "not a folder")
+        return []
     names = []
     for entry in entries:
         if not entry.name.endswith(spool.SUFFIX):
@@ -34,8 +37,9 @@ def task_names(q: str, which: str) -> list[str]:
     return names
 
 
-def stray(path: str) -> None:
-    """A folder (or a dangling link) named like a task: not ours to read or delete. Said once per command.
+def stray(path: str, why: str = "not a regular file") -> None:
+    """A folder (or a dangling link) named like a task, or a file in one of the queue's folders' place:
+    not ours to read or delete. Said once per command.
 
     why the context's meta: lh status lists each folder two or three times (its sessions, its counts),
     and named the same folder as often; a set of the process's own would silence the next command run
@@ -44,7 +48,7 @@ def stray(path: str) -> None:
     told: set[str] = ctx.find_root().meta.setdefault("lh.queue.strays", set()) if ctx else set()
     if path not in told:
         told.add(path)
-        click.echo(terminal_safe(f"lh: skipped {path}: not a regular file"), err=True)
+        click.echo(terminal_safe(f"lh: skipped {path}: {why}"), err=True)
 
 
 def _matches(name: str, ident: str) -> bool:
