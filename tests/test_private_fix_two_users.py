@@ -111,3 +111,24 @@ def test_a_config_file_of_another_user_that_cannot_be_read_is_not_to_be_chmodded
     os.chown(folder, 0, 0)
     said = as_person(private_fix.fix, config, why)
     assert "ask root or an administrator" in said and not said.startswith(("chmod", "move")), said
+
+
+def test_a_loop_of_config_links_is_to_be_removed_not_chmodded(isolated_home):
+    """config.toml's links go round (a.toml -> b.toml -> a.toml): ``chmod 700`` on it fails ("Too many
+    levels of symbolic links"); the link is what to remove."""
+    config = paths.config_file()
+    said = private_fix.fix(config, f"{config}: more than 8 links to follow")
+    assert not said.startswith("chmod"), said
+    assert said.startswith(f"remove the link {config}") and "lh config init" in said, said
+
+
+def test_an_open_config_folder_names_the_settings_that_move_config_toml(isolated_home):
+    """Moving the cache (XDG_CACHE_HOME) leaves config.toml where it is: the hint for its open folder names
+    XDG_CONFIG_HOME and LH_CONFIG; a cache folder's names XDG_CACHE_HOME alone."""
+    folder = paths.own_config_dir()
+    why = f"{folder} is open to group or others (mode 0777) without the sticky bit"
+    said = private_fix.fix(paths.config_file(), why)
+    assert "XDG_CONFIG_HOME or LH_CONFIG at a place of yours" in said and "XDG_CACHE_HOME" not in said, said
+    cache = paths.cache_dir()
+    said = private_fix.fix(cache, why.replace(folder, os.path.dirname(cache)))
+    assert "point XDG_CACHE_HOME at a place of yours" in said and "LH_CONFIG" not in said, said

@@ -20,7 +20,7 @@ def fix(path: str, why: str) -> str:
         return _holder_fix(path, why)
     if "without the sticky bit" in why:  # why: names the folder holding ours, not ``path``
         held = why.split(" is open to group or others", 1)[0]
-        elsewhere = "point XDG_CACHE_HOME or LH_CONFIG at a place of yours"
+        elsewhere = f"point {_where_setting(path)} at a place of yours"
         owner = _owner_if_not_yours(held)
         if owner:  # why: only its owner (or root) may chmod it
             return f"{elsewhere}, or ask {owner} or an administrator to chmod go-w {held}"
@@ -35,7 +35,18 @@ def fix(path: str, why: str) -> str:
     for marker in (" belongs to uid", " is a symbolic link", " is not a folder"):
         if marker in why:
             return _not_ours_fix(path, why.split(marker, 1)[0])
+    if why.endswith(" links to follow"):  # why: config.toml's links go round (or on too far): chmod reaches none
+        return f"remove the link {paths.config_file()} (its links loop, or go on too far), then lh config init"
     return f"chmod 700 {path}"
+
+
+def _where_setting(path: str) -> str:
+    """The variables that move ``path``, a folder or file of ours, elsewhere: config.toml's are
+    XDG_CONFIG_HOME and LH_CONFIG (LH_CONFIG alone once it is set), the others' :func:`_setting_of`."""
+    own = paths.own_config_dir()
+    if path == paths.config_file() or (own is not None and paths.is_within(path, own)):
+        return "LH_CONFIG" if own is None else "XDG_CONFIG_HOME or LH_CONFIG"
+    return _setting_of(path)
 
 
 def _not_ours_fix(path: str, named: str) -> str:

@@ -36,3 +36,26 @@ def test_install_hint_for_a_link_to_a_missing_folder_is_one_that_can_be_done(iso
     assert f"set [compound_loop] enabled = true in {target}" not in err
     assert f"rm {cfg}" in err
     assert os.path.islink(cfg) and os.readlink(cfg) == str(target)  # nothing replaced behind the person's back
+
+
+def test_validate_and_init_name_a_config_link_that_leads_nowhere_and_do_not_send_to_each_other(
+        isolated_home, tmp_path, monkeypatch):
+    # why: validate said "no config file ... (lh config init writes one)", and init "already exists;
+    # not overwritten (hint: lh config validate)": each sent the person to the other
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "gone" / "dotfiles" / "config.toml"
+    cfg = _dangling(isolated_home, str(target))
+    checked = invoke("config", "validate")
+    assert checked.code == 1, checked.out
+    err = checked.err.strip()
+    assert len(err.splitlines()) == 1 and "no config file" not in checked.out + err
+    assert f"{cfg} is a link to {target}, which does not exist" in err and f"rm {cfg}" in err, err
+    made = invoke("config", "init")
+    assert made.code == 1
+    err = made.err.strip()
+    assert len(err.splitlines()) == 1 and "lh config validate" not in err, err
+    assert f"{cfg} is a link to {target}, which does not exist; not overwritten" in err
+    assert f"rm {cfg}, then lh config init" in err, err
+    assert os.path.islink(cfg) and os.readlink(cfg) == str(target)  # nothing replaced behind the person's back
+    os.remove(cfg)
+    assert invoke("config", "init").code == 0 and os.path.isfile(cfg)  # the hint, followed, works

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import tomllib
 
 import click
@@ -41,8 +42,21 @@ def init() -> None:
     except OSError as exc:
         raise LhError(f"{target}: cannot write: {exc.strerror or exc}") from None
     if not written:
+        if (gone := dangling(target)) is not None:  # why: "exists" sent the person to validate, which sent them back
+            raise LhError(f"{gone[0]}; not overwritten",
+                          hint=f"rm {shlex.quote(target)}, then lh config init; or restore {os.path.realpath(target)}")
         raise LhError(f"{target} already exists; not overwritten", hint="lh config validate")
     click.echo(f"wrote {target} (every key at its default; set compound_loop.enabled = true or run lh hooks install)")
+
+
+def dangling(path: str) -> tuple[str, str] | None:
+    """(what, the fix) when config.toml at ``path`` is a link that leads nowhere (a dotfiles link left
+    dangling), else None. why: it is not "no config file", though the loaders read it as missing."""
+    if not (os.path.islink(path) and not os.path.exists(path)):
+        return None
+    target = os.path.realpath(path)
+    return (f"{path} is a link to {target}, which does not exist",
+            f"restore {target}, or remove the link (rm {shlex.quote(path)})")
 
 
 def _refuse_unsafe_folder(folder: str | None) -> None:
@@ -127,6 +141,8 @@ def validate(ctx: click.Context, path: str | None) -> None:
             # why: lh config init writes the configured file only, never PATH
             raise LhError(f"{target} does not exist", hint="check the path; with no PATH this checks "
                           f"{paths.config_file()}")
+        if (gone := dangling(target)) is not None:
+            raise LhError(f"{gone[0]}: not read; lh uses the defaults", hint=gone[1])
         if path:
             raise LhError(f"{target} does not exist", hint="lh config init")
         click.echo(f"no config file at {target}: defaults apply (lh config init writes one)")

@@ -15,6 +15,7 @@ import time
 import click
 
 from lazy_harness import config, paths
+from lazy_harness.cli.config import dangling
 from lazy_harness.cli.doctor_distiller import check_distiller
 from lazy_harness.cli.doctor_folders import check_private_folders, check_writable
 from lazy_harness.cli.doctor_hooks import check_bundle, check_hooks
@@ -55,9 +56,8 @@ def _check_config(r: Report) -> tuple[Config, str | None]:
     elif warnings:
         word = "warning" if len(warnings) == 1 else "warnings"
         r.line("warn", "config", f"{len(warnings)} {word}: {warnings[0]}", "lh config validate")
-    elif os.path.islink(path) and not os.path.exists(path):  # why: a dotfiles link left dangling is not "no file"
-        r.line("warn", "config", f"{path} is a link to {os.path.realpath(path)}, which does not exist: defaults apply",
-               f"restore {os.path.realpath(path)}, or remove the link (rm {path})")
+    elif (gone := dangling(path)) is not None:  # why: a dotfiles link left dangling is not "no file"
+        r.line("warn", "config", f"{gone[0]}: defaults apply", gone[1])
     elif not os.path.exists(path) and paths.own_config_dir() is None:
         # why: $LH_CONFIG asks for this file by name; one not there (a typo, a moved folder) is not "ok"
         r.line("warn", "config", f"LH_CONFIG names {path}, which does not exist: every key is at its default",
