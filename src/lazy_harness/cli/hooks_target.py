@@ -5,6 +5,7 @@ Code: read by itself or not, a project's shared file or not."""
 from __future__ import annotations
 
 import os
+import shlex
 
 import click
 
@@ -22,6 +23,10 @@ MISSING_HINT = {"install": "give the project's folder; only its .claude/ is crea
 def target_file(settings_path: str | None, project_dir: str | None, command: str) -> str:
     """The settings file ``command`` (install, uninstall) edits: --settings FILE, --project [DIR], else
     the user file."""
+    if settings_path is not None and not settings_path.strip():
+        # why: ``--settings "$FILE"`` with FILE unset installed into (and uninstalled from) the user file
+        raise click.UsageError("--settings: an empty path; name the settings file, or leave --settings out for "
+                               f"the user file ({paths.user_settings_file()})")
     if settings_path and project_dir is not None:
         raise click.UsageError("--settings and --project name two files; give one")
     if project_dir is not None:
@@ -31,9 +36,16 @@ def target_file(settings_path: str | None, project_dir: str | None, command: str
             raise LhError(f"--project: {root} does not exist", hint=MISSING_HINT[command])
         if not os.path.isdir(root):
             raise LhError(f"--project: {root} is not a folder", hint="give the project's folder")
-        return os.path.join(root, ".claude", "settings.json")
+        target = os.path.join(root, ".claude", "settings.json")
+        if _is_user_file(target):
+            # why: a home folder under git (dotfiles) is the project of every folder below it without a
+            # repository of its own: its project file is the user file, which --project rewrote to the
+            # portable `lh-hook` command, one no hook of any project found where lh-hook was not on PATH
+            raise LhError(f"--project: {root}'s .claude/settings.json is the user settings file; nothing changed",
+                          hint=f"lh hooks {command} (the user file), or --project <the project's folder>")
+        return _checked_link(target, command)
     if not settings_path:
-        return paths.user_settings_file()
+        return _checked_link(paths.user_settings_file(), command)
     target = os.path.abspath(settings_path)
     # why install only: a file Claude Code never reads (a typo) would hold hooks that never run; uninstall
     # may still clean such a file an earlier version wrote
@@ -46,7 +58,19 @@ def target_file(settings_path: str | None, project_dir: str | None, command: str
                       hint="lh hooks install (the user file), or a project's .claude/settings.local.json")
     if command == "install":
         _refuse_missing_folder(target)
-    return target
+    return _checked_link(target, command)
+
+
+def _checked_link(target: str, command: str) -> str:
+    """``target``, refused for install when it is a link whose file's folder does not exist (a
+    dotfiles folder moved, a typo in the link): that folder tree was made to hold the new file."""
+    if command != "install" or not os.path.islink(target) or os.path.exists(target):
+        return target
+    real = os.path.realpath(target)
+    if os.path.isdir(os.path.dirname(real)):
+        return target  # a link to a file not written yet, in a folder that is there: written as asked
+    raise LhError(f"{target} is a link to {real}, whose folder does not exist; nothing written",
+                  hint=f"restore {os.path.dirname(real)}, or remove the link (rm {shlex.quote(target)})")
 
 
 def _refuse_missing_folder(target: str) -> None:
