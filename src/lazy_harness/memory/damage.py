@@ -125,11 +125,25 @@ def check_file(path: str) -> FileCheck:
         recs, how = lines.records_of(raw, fields)
         if not how and rule is not None:
             how = next((f"skipped: {no}" for no in map(rule, recs) if no and no != usage_log.NEWER), "")
+            if not how and kind in ("decision", "failure"):
+                how = next(filter(None, (_foreign(rec, kind) for rec in recs)), "")
         elif how == f"skipped: {lines.NOT_JSON}" and conflict_marker(raw.decode("utf-8", "replace")):
             how = f"skipped: {CONFLICT}"  # why: "not JSON" did not say that both sides' lines are read
         if how:
             out.found.append((number, how))
     return out
+
+
+def _foreign(rec: dict, kind: str) -> str:
+    """``salvaged: ...`` for an entry line of a ``kind`` file whose ``id`` is another kind's (a line
+    moved by hand between decisions.jsonl and failures.jsonl): read under the id its summary gives."""
+    from lazy_harness.memory import ids
+
+    other = ids.foreign(rec, kind)
+    if other is None or not lines.is_entry(rec):
+        return ""
+    return (f"salvaged: carries the id of a {ids.kind_of(other)} ({other}), read as {kind} {ids.of_record(rec, kind)} "
+            f"(a line moved by hand from the other file; commands reach it by the id shown)")
 
 
 def skipped_carrier(path: str, eid: str) -> tuple[int, str] | None:

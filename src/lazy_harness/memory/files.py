@@ -406,6 +406,12 @@ def days_from_civil(y: int, m: int, d: int) -> int:
     return era * 146097 + yoe * 365 + yoe // 4 - yoe // 100 + doy - 719468
 
 
+def _month_days(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
 def iso_epoch(text: object) -> float | None:
     """Seconds since the epoch of an ISO-8601 time such as ``2026-04-13T18:32:45-03:00``; None if not one.
 
@@ -437,7 +443,8 @@ def iso_epoch(text: object) -> float | None:
                     sign = -1 if zone[0] == "-" else 1
                     hh, _, mm = zone[1:].partition(":")
                     offset = sign * (int(hh[:2]) * 3600 + int(mm or hh[2:4] or 0) * 60)
-        if not (1 <= mo <= 12 and 1 <= d <= 31 and 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 61):
+        # why the month's own length: ``2026-02-30`` was read as 2026-03-02 (mktime rolls over)
+        if not (1 <= mo <= 12 and 1 <= d <= _month_days(y, mo) and 0 <= h < 24 and 0 <= mi < 60 and 0 <= s < 61):
             return None
     except (ValueError, IndexError):
         return None

@@ -227,9 +227,23 @@ def title_of_file(path: str) -> str:
 
 
 def of_record(rec: Record, kind: str | None = None) -> str:
-    """The id of a decision or failure line: its own ``id`` when it has a valid one, else derived."""
-    own = rec.get("id")
-    if isinstance(own, str) and is_id(own):
-        return own
+    """The id of a decision or failure line: its own ``id`` when it has a valid one of its kind, else
+    derived. ``kind`` is the file's (the line's ``type`` when not given).
+
+    why of its kind: a failure line a person copied into decisions.jsonl keeps ``"id": "f-…"``; read
+    under it, it was shown as ``decision f-…`` while ``lh memory forget f-…`` looked in failures.jsonl
+    and ``d-…`` found nothing. Read as a decision by its summary, every command reaches it by the id
+    it is shown with (``lh memory check`` names the line: :func:`foreign`)."""
     kind = kind or rec.get("type") or "decision"
-    return entry_id(kind if kind in ("decision", "failure") else "decision", rec.get("summary") or "")
+    kind = kind if kind in ("decision", "failure") else "decision"
+    own = rec.get("id")
+    if isinstance(own, str) and is_id(own) and own[:2] == PREFIXES[kind]:
+        return own
+    return entry_id(kind, rec.get("summary") or "")
+
+
+def foreign(rec: Record, kind: str) -> str | None:
+    """The ``id`` a decision or failure line of a ``kind`` file carries that is another kind's (a line
+    moved by hand between the files), which :func:`of_record` sets aside; None when it carries none."""
+    own = rec.get("id")
+    return own if isinstance(own, str) and is_id(own) and own[:2] != PREFIXES[kind] else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import files
+from lazy_harness.memory import fence, files
 from lazy_harness.memory.damage import RESOLVE, conflict_marker, unreadable
 from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
@@ -27,6 +27,26 @@ def unclosed_learnings(learnings_dir: str) -> list[str]:
         why = learning_damage(path)
         if why:
             out.append(f"{path}: {why}")
+    return out + stray_learnings(learnings_dir)
+
+
+def stray_learnings(learnings_dir: str) -> list[str]:
+    """``<file>: <why>`` for each ``.md`` file under ``learnings_dir`` that is not in a month folder
+    (``YYYY-MM``) of it: one saved in the learnings folder itself, in a folder a person made
+    (``archive/``), or a folder deeper in a month. why named: every reader lists the month folders
+    only, so such a learning is shown, searched and held nowhere, without a word."""
+    months = set(files.month_folders(learnings_dir))
+    out = []
+    for folder, subs, names in os.walk(learnings_dir):
+        subs[:] = sorted(d for d in subs if not d.startswith("."))
+        inside = os.path.relpath(folder, learnings_dir)
+        if inside in months:
+            continue
+        for name in sorted(filter(files.is_learning_name, names)):
+            day = fence.date_of(name) or ""
+            month = os.path.join(learnings_dir, day[:7] if day else "YYYY-MM")
+            out.append(f"{os.path.join(folder, name)}: not in a month folder, so no reader sees it (not shown, "
+                       f"searched or held); move it into {month}/")
     return out
 
 
