@@ -10,10 +10,11 @@ import os
 import time
 
 from lazy_harness import paths
-from lazy_harness.atomic import atomic_write, ensure_dir, held, try_lock
-from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of
-from lazy_harness.queue.task import (DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, folder,
-                                     format_task, iso_now, read_task, task_id, tmp_path_for)
+from lazy_harness.atomic import atomic_write, ensure_dir, held, lock, try_lock
+from lazy_harness.queue.state import (DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of,
+                                      state_file)
+from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE,
+                                     SUFFIX, TMP, folder, format_task, iso_now, read_task, task_id, tmp_path_for)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,6 +260,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
             continue
         newer = pending_of(queue, fields.get("session_id", ""))
         if newer is not None and newer[0] != name:
+            _hand_over_asked(queue, newer[0], fields)
             finish(queue, name, fields, "skipped", f"superseded by {task_id(newer[0])}")
             out.append((name, "superseded"))
             continue
@@ -268,6 +270,28 @@ def recover(queue: str) -> list[tuple[str, str]]:
         os.unlink(path)
         out.append((name, "requeued"))
     return out
+
+
+def _hand_over_asked(queue: str, newer: str, fields: dict) -> None:
+    """The event the person asked for (``ASKED_EVENTS``: a whole re-read, a retry) of the interrupted
+    task ``fields``, given to the session's newer pending task ``newer`` that supersedes it, as
+    ``enqueue`` does for a task it replaces (queue/produce.py ``_merged``). why: superseded by a plain
+    Stop or SessionEnd queued while it ran, the whole re-read was lost: that task read on from the
+    cursor and found nothing new. Under the session's lock, which every writer of its pending task takes."""
+    if fields.get("event") not in ASKED_EVENTS:
+        return
+    fd = lock(state_file(queue, paths.safe_session_id(fields.get("session_id", "")), "lock"))
+    try:
+        path = os.path.join(queue, newer)
+        try:
+            data = read_task(path)
+        except OSError:
+            return  # gone meanwhile: replaced by a newer enqueue, which found no asked event to carry
+        if data.get("event") not in ASKED_EVENTS:
+            data["event"] = fields["event"]
+            atomic_write(path, format_task(data))
+    finally:
+        os.close(fd)
 
 
 def _release_kept(queue: str, sid: str) -> None:

@@ -37,6 +37,9 @@ _SNIPPET = 160
 # C0/C1 controls, DEL, line/paragraph separators and bidi overrides; \n and \t handled separately.
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _SPACE = re.compile(r"\s+")
+# what breaks a line besides \n (as str.splitlines reads them: VT, FF, the file, group and record
+# separators, NEL, the line and paragraph separators): a line break, so the words either side stay apart
+_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", "\n"))
 _TAG_BAD = re.compile(r"[^a-z0-9._+#/-]+")
 
 # field -> (kind, limit); kind: "short" one line, "long" text with newlines, "list" of short strings
@@ -67,7 +70,7 @@ def clean_text(value: str, limit: int, one_line: bool) -> tuple[str, list[str]]:
     notes = []
     original = len(value)
     head = value[:limit * 2 + 64]  # why: a megabyte field is cut before any regex walks it
-    text = head.replace("\r\n", "\n").replace("\r", "\n")
+    text = head.replace("\r\n", "\n").replace("\r", "\n").translate(_BREAKS)
     cleaned = _CONTROLS.sub("", text)
     if len(cleaned) != len(text):
         notes.append("control characters removed")
@@ -292,10 +295,16 @@ def _over_cap(section: str, rest: list, result: dict, problems: list[str]) -> li
     """The items of ``rest`` (past the cap) that validate, up to MAX_OVER of them, added to
     ``result[OVER_CAP]``; returns the phrases that say which were held and which dropped, by title."""
     title = "title" if section == "learnings" else "summary"
-    held, dropped = [], []
+    held, dropped, repeats = [], [], 0
+    # why: an item repeating one within the cap is that entry (the store keys both by this text); held
+    # past the cap, the hold found it by its text and hid the one within the cap (memory/held_written.py)
+    within = {normalise(item[title]) for item in result[section]}
     for raw in rest[:MAX_OVER * 4]:  # why: a runaway answer of 100,000 items is not validated to the end
         item = _item(section, raw)[0] if isinstance(raw, dict) else None
         if item is None:
+            continue
+        if normalise(item[title]) in within:
+            repeats += 1
             continue
         item.pop("replaces", None)  # why: written held for review, it must not hide a decision that is shown
         pairs = result.setdefault(OVER_CAP, [])
@@ -304,7 +313,7 @@ def _over_cap(section: str, rest: list, result: dict, problems: list[str]) -> li
             held.append(item[title])
         else:
             dropped.append(item[title])
-    out = []
+    out = [f"{repeats} repeating one within the cap, written once"] if repeats else []
     if held:
         out.append(f"{len(held)} more written held for review (lh memory held): " + _titles(held))
     # why apart from the titles: counted as one of them, the items not read were one more, not their number

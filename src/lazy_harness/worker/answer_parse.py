@@ -62,16 +62,16 @@ def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS) -> dict:
         raise ModelError(f"claude reported an error{f' ({kind})' if kind else ''}: {said}")
     structured = envelope.get("structured_output")
     if isinstance(structured, dict):
-        return _whole(structured)
+        return whole(structured)
     result = envelope.get("result")
     if "result" not in envelope and "structured_output" not in envelope and _holds(envelope, keys):
-        return _whole(envelope)  # why: a bare answer object (e.g. an older CLI or a wrapper script)
+        return whole(envelope)  # why: a bare answer object (e.g. an older CLI or a wrapper script)
     if TOO_DEEP in (structured, result):
         raise ModelError(_DEEP)
     if isinstance(result, str):
         found = extract_object(result, keys)
         if found is not None:
-            return _whole(found)
+            return whole(found)
         # why: the CLI's subtype says the call ended ("success"), not that the answer was usable: without
         # structured output, the answer was text (or it did not match the schema and the model gave up)
         raise ModelError("the model answered with text, not the structured answer the schema asks for: "
@@ -79,9 +79,10 @@ def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS) -> dict:
     raise ModelError(f"claude's result has no usable answer (subtype {envelope.get('subtype', '?')})")
 
 
-def _whole(obj: dict) -> dict:
-    """``obj``, refused when one of its members was nested too deep to read (an answer with a section
-    left out would be stored as if that section were empty, and the session marked distilled)."""
+def whole(obj: dict) -> dict:
+    """``obj`` (what :func:`parse_envelope` found, or :func:`extract_object` in a Codex answer), refused
+    when one of its members was nested too deep to read (an answer with a section left out would be
+    stored as if that section were empty, and the session marked distilled)."""
     if any(value is TOO_DEEP for value in obj.values()):
         raise ModelError(_DEEP)
     return obj
@@ -160,9 +161,9 @@ def extract_object(text: str, keys: tuple[str, ...] | None = None) -> dict | Non
     (``{"memory": {...}}``); taken as the answer, it was stored as an empty one and the session
     marked distilled, its memory lost for good.
     """
-    whole = read_object(text.strip())
-    if _holds(whole, keys):
-        return whole
+    as_is = read_object(text.strip())
+    if _holds(as_is, keys):
+        return as_is
     fenced = (read_object(block) for block in _FENCE.findall(text))
     empty = None
     for found in itertools.chain(fenced, _objects(text)):

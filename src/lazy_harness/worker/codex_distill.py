@@ -46,7 +46,7 @@ from typing import Any
 from lazy_harness import proc
 from lazy_harness.errors import ModelError
 from lazy_harness.worker import llm
-from lazy_harness.worker.answer_parse import extract_object
+from lazy_harness.worker.answer_parse import extract_object, whole
 from lazy_harness.worker.prompt import ANSWER_SCHEMA
 
 THREAD_SOURCE = "lazy-harness"
@@ -254,7 +254,7 @@ def answer_of(found: list[dict], keys: tuple[str, ...] | None = None) -> dict:
     found_obj = extract_object(said, keys)
     if found_obj is None:
         raise ModelError(f"the model answered with text, not the structured answer the schema asks for: {said[:200]!r}")
-    return without_nulls(found_obj)
+    return without_nulls(whole(found_obj))  # why whole: a section nested too deep is refused, not read as empty
 
 
 def _errors(found: list[dict]) -> str:
