@@ -36,6 +36,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.atomic import FileChanged, append_line, atomic_write, file_key
 from lazy_harness.memory import files
+from lazy_harness.memory.lines import read_regular  # why: a FIFO in the cache's place must not hold a start
 from lazy_harness.memory.handoff_log import (  # noqa: F401 - the log's names are this module's API too
     CLOSE, DAY, OPEN, STALE_DAYS, STATE, Item, wins, age_days, by_whom, changes, why_closed, closed_items, epoch, fold,
     id_for, is_stale, items, open_items, parse, read_records, record, reworded_as, split_ref, stamp)
@@ -213,8 +214,7 @@ def _save_open_cache(memory_dir: str, opened: list[Item], stale_days: float = ST
 def _last_stale_days(memory_dir: str) -> float:
     """The ``stale_days`` the last render of this folder was given (the built-in one when unknown)."""
     try:
-        with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
-            value = jsonload.loads(fh.read()).get("stale_days")
+        value = jsonload.loads(read_regular(os.path.join(memory_dir, OPEN_CACHE))).get("stale_days")
     except (OSError, ValueError, TypeError, AttributeError):
         return STALE_DAYS
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e6
@@ -231,8 +231,7 @@ def _current_cache(memory_dir: str) -> dict | None:
     """The open items' cache when its stamp still matches: neither handoff.md nor the log changed
     since the last render."""
     try:
-        with open(os.path.join(memory_dir, OPEN_CACHE), "rb") as fh:
-            cached = jsonload.loads(fh.read())
+        cached = jsonload.loads(read_regular(os.path.join(memory_dir, OPEN_CACHE)))
     except (OSError, ValueError):
         return None
     return cached if isinstance(cached, dict) and cached.get("stamp") == _stamp(memory_dir) else None

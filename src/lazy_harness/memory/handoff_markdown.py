@@ -38,7 +38,7 @@ from lazy_harness.memory.handoff_log import (  # noqa: F401 - HAND_EDIT: this mo
 # exactly what a render writes (without_note), and a second copy of that table would drift from it
 from lazy_harness.memory.handoff_log import _WHO as _NOT_A_SESSION
 from lazy_harness.memory.handoff_held import HELD_HINT, HELD_MARK, held_end, held_mark, held_reasons, marked_id
-from lazy_harness.memory.lines import NotRegularFile, open_regular
+from lazy_harness.memory.lines import NotRegularFile, open_regular, read_regular
 from lazy_harness.memory.sanitize import normalise, one_line
 
 TITLE = "# Open items for the next session"
@@ -374,8 +374,7 @@ def _rendered_ids(memory_dir: str | None) -> list[str]:
     if memory_dir is None:
         return []
     try:
-        with open(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE), "rb") as fh:
-            cached = jsonload.loads(fh.read())
+        cached = jsonload.loads(read_regular(os.path.join(memory_dir, files.HANDOFF_OPEN_CACHE)))
         return [str(i["id"]) for i in cached["open"]]
     except (OSError, ValueError, TypeError, KeyError):
         return []
