@@ -323,7 +323,9 @@ def markdown_records(state: dict[str, Item], text: str, when: float, has_state: 
         if known is not None and source == HAND_EDIT and new not in marker.get("ids", new).split(","):
             # why: a line added to a file we rendered without the item postdates its close, whatever
             # the clocks say (a close stamped by a machine whose clock runs ahead dropped the line)
-            at = max(at, known["key"][0] + 0.001)
+            # why 1.5 ms: the close's time is read back from its millisecond stamp, and that plus 0.001 is
+            # a hair under the next millisecond in 3 of 10 cases: truncated to the close's own, a tie the close won
+            at = max(at, known["key"][0] + 0.0015)
         rec = record(OPEN, text_, source, task_id, at, hid=new)
         if wins(rec, known):
             recs.append(rec)

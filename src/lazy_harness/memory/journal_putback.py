@@ -164,12 +164,14 @@ def _without_fragments(out: bytes, missing: list[str], start: int, before: bytes
 
 
 def _take(pool: list[bytes], line: str) -> bool:
-    """Remove ``line`` (and its newline) once from ``pool``; whether it was there."""
-    needle = line.encode("utf-8") + b"\n"
-    if needle not in pool:
-        return False
-    pool.remove(needle)
-    return True
+    """Remove ``line`` (and its newline, ``\n`` or ``\r\n``) once from ``pool``; whether it was there.
+    why CRLF too: every reader takes such a line for the run's (an editor saved the file with Windows line
+    ends); not found, it was taken for a line the run never wrote and the undo said done, changing nothing."""
+    for needle in (line.encode("utf-8") + b"\n", line.encode("utf-8") + b"\r\n"):
+        if needle in pool:
+            pool.remove(needle)
+            return True
+    return False
 
 
 def _lines_back(current: bytes, entry: dict) -> bytes | None:
