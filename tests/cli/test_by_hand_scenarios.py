@@ -473,8 +473,11 @@ def test_ctrl_c_while_waiting_for_the_lock_says_aborted_and_writes_nothing(root,
     fd = atomic.lock(lock)
     before = {n: read(os.path.join(mdir, n)) for n in (files.DECISIONS, files.HANDOFF_STATE, files.HANDOFF)}
     try:
+        # why SIG_DFL in the child: a person's terminal delivers Ctrl-C; under a runner that started the
+        # tests in the background SIGINT is ignored, the child inherits that and Python never raises
         proc = subprocess.Popen([*lh_script(), "memory", *command, "--project", root], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+                                stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 60
         while _waiters(lock) < 1:
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
