@@ -15,29 +15,11 @@ from lazy_harness.worker import pipeline
 from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, run_worker, tasks
+from tests.worker.test_answer_review_fixes import _enqueue, _jsonl, _project
 
 SID = "44444444-4444-4444-8444-444444444444"
 GOOD = {"decisions": [{"summary": "Use SQLite for the queue index", "rationale": "simple"}],
         "failures": [], "learnings": [], "handoff": ["wire the retry command"]}
-
-
-def _project(tmp_path):
-    project = tmp_path / "proj"
-    project.mkdir(exist_ok=True)
-    return project
-
-
-def _enqueue(payload: dict, event: str = "SessionEnd") -> None:
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, True))
-
-
-def _jsonl(name: str, project) -> list[dict]:
-    path = os.path.join(paths.memory_dir(str(project)), name)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return [json.loads(line) for line in fh if line.strip()]
-    except FileNotFoundError:
-        return []
 
 
 def _learning_files() -> list[str]:
