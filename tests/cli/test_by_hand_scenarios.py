@@ -120,6 +120,39 @@ def test_undo_of_a_forget_after_the_person_added_a_mark_line_by_hand(root):
     clean(root)
 
 
+def test_undo_of_a_forget_whose_reason_the_person_reworded_by_hand_brings_the_entry_back(root):
+    one, two = did("Use ruff for linting"), did("Pin the postgres image by digest")
+    mdir = paths.memory_dir(root)
+    assert lh(root, "forget", one).code == 0
+    assert lh(root, "forget", two).code == 0
+    path = marks.path_of(mdir)
+    rows = [json.loads(line) for line in read(path).splitlines()]
+    rows[0]["reason"] = "superseded by the new lint setup"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(row) + "\n" for row in rows))
+    # the newest run (two's forget) first, then the run whose line was reworded
+    assert lh(root, "undo").code == 0
+    done = lh(root, "undo")
+    assert done.code == 0, (done.out, done.err)
+    assert (state_of(root, one), state_of(root, two)) == ("active", "active")
+    assert marks.read(mdir) == []
+    clean(root)
+
+
+def test_undo_of_a_forget_whose_mark_now_names_another_entry_keeps_the_persons_forget(root):
+    one, two = did("Use ruff for linting"), did("Pin the postgres image by digest")
+    mdir = paths.memory_dir(root)
+    assert lh(root, "forget", one).code == 0
+    path = marks.path_of(mdir)
+    row = json.loads(read(path))
+    row["id"] = two  # the person turned the forget of one into a forget of the other
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+    lh(root, "undo")
+    assert (state_of(root, one), state_of(root, two)) == ("active", "forgotten")
+    clean(root)
+
+
 def test_undo_of_a_close_after_the_person_edited_handoff_md(root):
     mdir = paths.memory_dir(root)
     two_items(mdir)
@@ -181,13 +214,16 @@ def test_a_line_added_back_reopens_an_item_a_clock_ahead_closed(root):
 
 
 def test_a_closed_item_the_raising_session_restates_stays_closed(root):
+    # why the time now, not NOW (when the module was imported): `lh memory close` stamps the real clock,
+    # and in a long run this test starts minutes after the import, past the restatements' times below
+    now = time.time()
     mdir = paths.memory_dir(root)
     ldir = paths.learnings_dir()
-    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w1", NOW - 30), NOW - 30)
+    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w1", now - 30), now - 30)
     assert lh(root, "close", "Bump the base image").code == 0
-    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w1", NOW + 60), NOW + 60)
+    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w1", now + 60), now + 60)
     assert open_texts(mdir) == []
-    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w2", NOW + 120), NOW + 120)
+    store.persist({"handoff": ["Bump the base image"]}, mdir, ldir, meta("w2", now + 120), now + 120)
     assert open_texts(mdir) == ["Bump the base image"]
     clean(root)
 
