@@ -9,7 +9,9 @@ reads half of it):
   ``over_budget``: the one of ``--max-budget-usd`` (subtype ``error_max_budget_usd``, with its cost);
   ``cost`` (``total_cost_usd``, default 0), ``usage`` (the envelope's usage) and ``model`` shape the
   success envelope; ``fail_as``: the mode of the calls ``fail_times`` fails (default ``fail``);
-- ``answer``: what ``ok`` and ``text`` answer (``install`` defaults it to ``DEFAULT_ANSWER``);
+- ``answer``: what ``ok`` and ``text`` answer (``install`` defaults it to ``DEFAULT_ANSWER``; under
+  ``ok``, a key the ``--json-schema`` requires and the answer lacks comes as an empty list, as a
+  model answers the real CLI's schema: ``{}`` is "nothing to record");
   ``answers`` (token -> answer) and ``template`` (``@TOKEN@`` filled in) answer per session: the
   first ``LHTOK-...`` token inside the conversation fence of the prompt picks them; an answer that is
   a string is printed as it is (an unusable answer); ``{"__fail__": text}`` fails that call (exit 9);
@@ -146,6 +148,8 @@ if mode == "text":
     envelope["result"] = "Here is the memory:\n" + json.dumps(answer)
 else:
     envelope["result"] = ""
+    if isinstance(answer, dict) and schema:  # the real CLI gives only what its schema lets through
+        answer = {{**{{key: [] for key in json.loads(schema).get("required") or ()}}, **answer}}
     envelope["structured_output"] = answer
 print(json.dumps(envelope))
 '''

@@ -86,6 +86,10 @@ UNUSABLE = [
     _envelope(result="I cannot do that").encode(),
     b"\x00\x00\x00",
     b"\xff\xfe\xfd garbage",
+    # a structured answer holding none of the schema's keys is not "nothing to record" (it was stored
+    # so, the session marked distilled), as a text answer holding none is not an answer
+    _envelope(structured_output={}).encode(),
+    _envelope(structured_output={"answer": GOOD}).encode(),
 ]
 
 
@@ -121,6 +125,18 @@ def test_a_wrapped_answer_is_read(isolated_home, tmp_path, monkeypatch, text):
     stats = run_worker()
     assert stats.failed == 0, _log()
     assert [d["summary"] for d in _jsonl("decisions.jsonl", project)] == ["Use SQLite for the queue index"]
+
+
+def test_a_structured_answer_with_every_required_key_empty_is_nothing_to_record(isolated_home, tmp_path,
+                                                                                 monkeypatch):
+    empty = {"decisions": [], "failures": [], "learnings": [], "handoff": []}
+    raw_claude(tmp_path, monkeypatch, _envelope(structured_output=empty).encode())
+    configure(isolated_home, max_attempts=1)
+    project = _project(tmp_path)
+    _enqueue(place(project, session_id=SID))
+    stats = run_worker()
+    assert (stats.failed, tasks(queue.FAILED)) == (0, []), _log()
+    assert _jsonl("decisions.jsonl", project) == []
 
 
 def test_nonzero_exit_with_partial_stdout_fails_and_writes_nothing(isolated_home, tmp_path, monkeypatch):

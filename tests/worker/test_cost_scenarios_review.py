@@ -22,7 +22,8 @@ def _claude(tmp_path, monkeypatch, envelope: dict) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     exe = bin_dir / "claude"
-    body = {"type": "result", "subtype": "success", "is_error": False, "result": "", "structured_output": {},
+    body = {"type": "result", "subtype": "success", "is_error": False, "result": "",
+            "structured_output": {"decisions": [], "failures": [], "learnings": [], "handoff": []},
             **envelope}
     exe.write_text(f"#!{sys.executable}\nimport sys\nsys.stdin.read()\n"
                    f"open({str(bin_dir / 'calls')!r}, 'a').write('call\\n')\nprint({json.dumps(json.dumps(body))})\n")

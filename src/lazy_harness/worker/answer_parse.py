@@ -40,11 +40,14 @@ class _TooDeep:
 TOO_DEEP = _TooDeep()
 
 
-def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS) -> dict:
+def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS, required: tuple[str, ...] = ()) -> dict:
     """The answer object from the CLI's JSON output; raises ModelError when unusable.
 
     ``keys``: the answer's keys (its schema's properties); an object the model wrote as text counts
     as the answer only when it holds one of them (None: any object, for a schema without properties).
+    ``required``: the keys the schema requires; when it names some, a structured answer must hold one of
+    ``keys``, as a text answer must (``{}`` there was stored as "nothing to record", the session marked
+    distilled). A schema that requires nothing (consolidation's) takes ``{}`` for "no change".
     """
     text = (stdout or "").strip()
     envelope = read_object(text)
@@ -62,6 +65,9 @@ def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS) -> dict:
         raise ModelError(f"claude reported an error{f' ({kind})' if kind else ''}: {said}")
     structured = envelope.get("structured_output")
     if isinstance(structured, dict):
+        if required and not _holds(structured, keys):
+            raise ModelError("claude's structured answer holds none of the keys its schema asks for: "
+                             f"{snippet(json.dumps(structured)) or '{}'}")
         return whole(structured)
     result = envelope.get("result")
     if "result" not in envelope and "structured_output" not in envelope and _holds(envelope, keys):

@@ -189,13 +189,14 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
         raise CallError(f"{label} ({_failure_said(_scrubbed(result, loop), argv)})", cause, action, usage,
                         hint="claude /login, or check ANTHROPIC_API_KEY" if cause == "auth" else None)
     keys = answer_keys(schema)
+    required = tuple((schema or ANSWER_SCHEMA).get("required") or ())
     try:
-        return Call(parse_envelope(result.stdout, keys), usage)
+        return Call(parse_envelope(result.stdout, keys, required), usage)
     except ModelError:
         # why: the message quotes the output; quote it from a redacted copy (the model may have
         # echoed a secret of the session), which fails to parse just the same
         try:
-            parse_envelope(_scrubbed(result, loop).stdout, keys)
+            parse_envelope(_scrubbed(result, loop).stdout, keys, required)
             message = "claude's answer could not be read"
         except ModelError as exc:
             message = exc.message
