@@ -66,8 +66,8 @@ def parse_envelope(stdout: str, keys: tuple[str, ...] | None = KEYS, required: t
     structured = envelope.get("structured_output")
     if isinstance(structured, dict):
         if required and not _holds(structured, keys):
-            raise ModelError("claude's structured answer holds none of the keys its schema asks for: "
-                             f"{snippet(json.dumps(structured)) or '{}'}")
+            held = ", ".join(snippet(str(k)) for k in list(structured)[:5]) or "none"
+            raise ModelError(f"claude's structured answer holds none of the keys its schema asks for ({held})")
         return whole(structured)
     result = envelope.get("result")
     if "result" not in envelope and "structured_output" not in envelope and _holds(envelope, keys):
