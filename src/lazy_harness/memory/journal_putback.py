@@ -21,6 +21,7 @@ import os
 
 from lazy_harness.atomic import atomic_write, read_bytes, rewrite
 from lazy_harness.errors import LhError
+from lazy_harness.jsonload import line_object
 from lazy_harness.memory.journal_format import FOLDER, read_folder, resolved, sha
 
 
@@ -185,24 +186,15 @@ def _reworded(pool: list[bytes], line: str) -> int | None:
     """Where in ``pool`` ``line`` stands with only its :data:`REWORDABLE` fields changed by hand (the same
     run, op and id), or None. why: a forget whose reason the person reworded in marks.jsonl was taken for a
     line the run never wrote: undo said done, and the entry stayed forgotten with nothing left to undo."""
-    want = _record(line.encode("utf-8"))
+    want = line_object(line)
     if want is None or "run" not in want:
         return None
     for i, row in enumerate(pool):
-        got = _record(row)
+        got = line_object(row)
         if got is not None and got.keys() == want.keys() and all(
                 got[k] == want[k] for k in want if k not in REWORDABLE):
             return i
     return None
-
-
-def _record(row: bytes) -> dict | None:
-    """The JSON object of one line, or None."""
-    try:
-        rec = json.loads(row)
-    except (ValueError, RecursionError):
-        return None
-    return rec if isinstance(rec, dict) else None
 
 
 def _lines_back(current: bytes, entry: dict) -> bytes | None:
