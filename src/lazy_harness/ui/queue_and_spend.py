@@ -24,7 +24,7 @@ SPEND_DAYS = 14
 def _when(name: str) -> str:
     try:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
-    except ValueError:
+    except (ValueError, OverflowError, OSError):  # why the last two: a number past the clock's range
         return "?"
 
 
