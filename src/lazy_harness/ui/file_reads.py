@@ -15,8 +15,11 @@ if TYPE_CHECKING:
 
 
 def tail(path: str, size: int) -> bytes:
+    from lazy_harness.regular_file import open_regular
+
     try:
-        with open(path, "rb") as fh:
+        # why not a plain open: a FIFO in the file's place held it, and the page's thread, until a writer came
+        with open(open_regular(path)[0], "rb") as fh:
             fh.seek(0, os.SEEK_END)
             end = fh.tell()
             fh.seek(max(0, end - size))
