@@ -98,3 +98,21 @@ def test_a_file_in_a_queue_folders_place_is_named_and_every_command_goes_on(isol
     assert runs["status"].returncode == 0 and runs["queue"].returncode == 0
     with open(processing, encoding="utf-8") as fh:
         assert fh.read() == "a person's note\n"  # named, never moved or emptied
+
+
+def test_a_task_named_with_a_time_past_the_clocks_range_is_listed_as_queued_at_a_question_mark(
+        isolated_home, tmp_path, monkeypatch):
+    # why: its OverflowError (only ValueError was caught) ended lh queue and lh status with a traceback
+    enable_loop(isolated_home)
+    monkeypatch.chdir(tmp_path)
+    q = paths.queue_dir()
+    queue.ensure_layout(q)
+    name = "9" * 30 + "-eeeeeeee"
+    with open(os.path.join(q, queue.FAILED, name + queue.SUFFIX), "w", encoding="utf-8") as fh:
+        fh.write(queue.format_task({"session_id": "s-1", "cwd": str(tmp_path), "event": "Stop"}))
+    listing = invoke("queue")
+    assert listing.code == 0, listing.err
+    row = next(line for line in listing.out.splitlines() if name in line)
+    assert row.split()[:2] == [name, "?"]
+    assert invoke("status").code in (0, 1)
+    assert "Traceback" not in invoke("status").err

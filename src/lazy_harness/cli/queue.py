@@ -16,7 +16,7 @@ import click
 from lazy_harness import logfile, paths
 from lazy_harness import queue as spool
 from lazy_harness.cli.queue_files import INTERRUPTED, STATE_WIDTH, STATES, dead_claims, find_task, not_a_task
-from lazy_harness.cli.queue_files import queued_at, shown_state, stray, task_names
+from lazy_harness.cli.queue_files import shown_state, stray, task_names
 from lazy_harness.cli.queue_waits import REASON_CHARS, PendingWhy, clipped, not_before, waiting_reason
 from lazy_harness.errors import LhError
 from lazy_harness.logfile import terminal_safe
@@ -27,7 +27,7 @@ from lazy_harness.queue.task import AGENT, TRANSCRIPTS
 # why: what lh status, lh doctor and cli.hooks_worker import from here, split out into queue_files and
 # queue_waits along what they read; the names stay where those commands find them
 __all__ = ["INTERRUPTED", "REASON_CHARS", "STATES", "clipped", "dead_claims", "not_a_task", "not_before", "queue",
-           "queued_at", "task_names", "waiting_reason"]
+           "task_names", "waiting_reason"]
 
 
 @click.group(invoke_without_command=True)
@@ -64,7 +64,7 @@ def queue(ctx: click.Context, recent: int) -> None:
                   or (why(fields) if state == "pending" else waiting_reason(fields)))
         reason = clipped(reason, tid)
         where = project_name(fields["cwd"]) if fields.get("cwd") else "?"
-        click.echo(terminal_safe(f"  {tid}  {queued_at(name)}  {shown_state(state, fields):<{STATE_WIDTH}} "
+        click.echo(terminal_safe(f"  {tid}  {spool.queued_at(name)}  {shown_state(state, fields):<{STATE_WIDTH}} "
                                  f"{fields.get('event', '?'):<11} {where:<20} {reason}"))
 
 

@@ -5,7 +5,6 @@ it was queued, the claims a dead worker left, and a file in the queue that is no
 from __future__ import annotations
 
 import os
-import time
 
 import click
 
@@ -75,13 +74,6 @@ def find_task(q: str, ident: str, prefer: str | None = None) -> tuple[str, str]:
         raise LhError(terminal_safe(f"{len(hits)} tasks match {ident!r}: {listed}{more}; give the whole id"),
                       hint="lh queue")
     return hits[0]
-
-
-def queued_at(name: str) -> str:
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
-    except ValueError:
-        return "?"
 
 
 INTERRUPTED = "interrupted: resumes when the next session starts a worker, or run lh worker run --once"

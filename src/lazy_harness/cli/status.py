@@ -21,7 +21,7 @@ from lazy_harness.cli.doctor_queue import with_failing
 from lazy_harness.cli.hooks_worker import describe_worker, worker_state
 from lazy_harness.cli.memory_usage import week_line
 from lazy_harness.errors import LhError
-from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, queued_at, task_names,
+from lazy_harness.cli.queue import (INTERRUPTED, STATES, clipped, dead_claims, not_before, task_names,
                                     waiting_reason)
 from lazy_harness.cost import budget
 from lazy_harness.cost.paused import pause_hold
@@ -351,7 +351,7 @@ def status(recent: int) -> None:
     cap, running = pause_hold(cfg, time.time(), spend), {c.pid for c in spend.running}
     for sid, name, tasks in sessions:
         agent = " (Codex)" if any(f.get("agent") == "codex" for _, f in tasks) else ""
-        click.echo(terminal_safe(f"  {queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks, cap, running)}"))
+        click.echo(terminal_safe(f"  {spool.queued_at(name)}  {sid[:8]}{agent}  {session_line(tasks, cap, running)}"))
     if watched:
         idle = cfg["compound_loop"]["idle_minutes"]
         click.echo(f"watched (the idle sweep queues a session once it has been idle {idle:g} min, or when it ends):")

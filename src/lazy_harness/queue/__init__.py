@@ -36,7 +36,7 @@ The package, by what each part does (the names in ``__all__`` are read from here
 from lazy_harness import WORKER_MARKER
 from lazy_harness.queue.task import (
     DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
-    parse_task, read_task, task_id)
+    parse_task, queued_at, read_task, task_id)
 
 
 TYPE_CHECKING = False
@@ -81,5 +81,5 @@ __all__ = [
     "acquire_worker_lock", "claim", "distill_trouble", "enqueue", "ensure_layout", "finish", "folder", "format_task",
     "gate", "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
     "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock", "state_file",
-    "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
+    "queued_at", "task_fields", "task_id", "turn_digest", "turn_fingerprint", "turn_start",
 ]

@@ -114,6 +114,17 @@ def task_id(name: str) -> str:
     return name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
 
 
+def queued_at(name: str) -> str:
+    """When the task ``name`` was queued, local time, from the nanoseconds its name starts with; "?" for a
+    name that holds no time the clock can show (made by hand, or a number past the clock's range)."""
+    import time
+
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
+    except (ValueError, OverflowError, OSError):
+        return "?"
+
+
 def tmp_path_for(queue: str, name: str) -> str:
     """A name in tmp/ no other writer uses (two producers may try the same task name at once)."""
     return os.path.join(queue, TMP, f"{task_id(name)}.{os.getpid()}-{os.urandom(4).hex()}{SUFFIX}")

@@ -21,13 +21,6 @@ QUEUE_RECENT = 20
 SPEND_DAYS = 14
 
 
-def _when(name: str) -> str:
-    try:
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(int(name.split("-", 1)[0]) / 1e9))
-    except (ValueError, OverflowError, OSError):  # why the last two: a number past the clock's range
-        return "?"
-
-
 def queue(p: Project | None, env: Mapping[str, str] | None) -> dict:
     """``{"folder", "counts": {state: n}, "tasks": [...]}``: the recent tasks of the project (all
     projects when ``p`` is None), newest first; a failed one with its reason and its error's tail."""
@@ -50,7 +43,7 @@ def queue(p: Project | None, env: Mapping[str, str] | None) -> dict:
         if p is not None and not of_project(fields.get("cwd", ""), p, env, seen):
             continue
         error = tail(path + ".error", 2000).decode("utf-8", "replace").strip() if state == "failed" else ""
-        tasks.append({"id": spool.task_id(name), "when": _when(name), "state": state,
+        tasks.append({"id": spool.task_id(name), "when": spool.queued_at(name), "state": state,
                       "event": fields.get("event", "?"), "session": fields.get("session_id", ""),
                       "reason": fields.get("reason", "") or fields.get("wait_reason", ""), "error": error})
     return {"folder": q, "counts": counts, "tasks": tasks}
