@@ -125,7 +125,9 @@ def read_view(path: str, budget_chars: int = 100_000, max_line_bytes: int = MAX_
     view = View(path=path, agent=AGENT)
     reader = _Reader(view, max(budget_chars, 1000))
     with _open(path) as fh:
-        for raw in iter_lines(fh, max_line_bytes):
+        # why shrink: a prompt typed beside pasted screenshots (base64 data URLs in the same message) passed
+        # the line cap and was dropped with them; without them the words are read
+        for raw in iter_lines(fh, max_line_bytes, shrink=True):
             view.lines += 1
             if raw is None:
                 view.oversized_lines += 1

@@ -3,10 +3,12 @@
 A line longer than the cap is consumed in pieces and never held whole. With ``shrink`` (the
 transcript readers), it is copied piece by piece without the long base64 ``"data"`` values of the
 images and documents the person pasted (the CLI keeps them inside the typed ``user`` record: about
-640 KB per screenshot), so the words beside them are read; a line still over the cap without them
-is dropped, as it is without ``shrink``. Memory for one long line, however long: at most twice the
-cap (the first ``cap + 1`` bytes read and the copy, or the copy and its final ``bytes``) plus one
-``_PIECE`` (64 KiB) read at a time: 8 MiB with the 4 MiB cap, before the kept part is parsed.
+640 KB per screenshot), and without the base64 data URLs of Codex's ``"image_url"`` values (a
+rollout keeps pasted images in the typed message too), so the words beside them are read; a line
+still over the cap without them is dropped, as it is without ``shrink``. Memory for one long line,
+however long: at most twice the cap (the first ``cap + 1`` bytes read and the copy, or the copy and
+its final ``bytes``) plus one ``_PIECE`` (64 KiB) read at a time: 8 MiB with the 4 MiB cap, before
+the kept part is parsed.
 
 A line that is not a JSON object (torn, not JSON, nested too deep to parse) is counted in the view's ``bad_lines``;
 invalid UTF-8 is decoded with replacement and counted in ``replaced_lines``; a lone UTF-16
@@ -31,9 +33,12 @@ if TYPE_CHECKING:
 MAX_LINE_BYTES = 4 * 1024 * 1024
 DROP_MIN = 1024  # a "data" string whose first DROP_MIN characters are base64 is dropped from a long line
 _PIECE = 64 * 1024
-_DATA_KEY = re.compile(rb'[{,][ \t\r]{0,8}"data"[ \t\r]{0,8}:[ \t\r]{0,8}"')
+# why image_url: Codex CLI keeps a pasted image inside the typed user message (and view_image's inside the
+# tool output) as an ``input_image`` whose ``image_url`` is a base64 data URL, not as a ``"data"`` key
+_DATA_KEY = re.compile(rb'[{,][ \t\r]{0,8}"(?:data|image_url)"[ \t\r]{0,8}:[ \t\r]{0,8}"')
 _KEY_MAX = 40  # longer than any match of _DATA_KEY: what is kept back in case a key spans two pieces
-_BASE64 = re.compile(rb"[A-Za-z0-9+/=]*")
+_BASE64 = re.compile(rb"(?:data:[\w/+.-]{1,60};base64,)?[A-Za-z0-9+/=]*")  # plain, or a data URL
+_HEAD = 80  # a value this short with no closing quote yet may be a data URL's head: undecided
 _STRING_STOP = re.compile(rb'["\\]')
 _LONE_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -94,8 +99,9 @@ def _shrunk(fh: IO[bytes], first: list[bytes], cap: int) -> bytes | None:
 
 
 class _Shrinker:
-    """Copies a line fed in pieces, leaving out the value of each ``"data"`` key whose first
-    :data:`DROP_MIN` characters are base64 (the value becomes ``""``); gives up past ``cap`` bytes.
+    """Copies a line fed in pieces, leaving out the value of each ``"data"`` or ``"image_url"`` key
+    whose first :data:`DROP_MIN` characters are base64, after a data URL's head if it has one (the
+    value becomes ``""``); gives up past ``cap`` bytes.
 
     Memory: the copy (at most ``cap``) plus what is kept back between pieces (under
     ``_KEY_MAX + DROP_MIN`` bytes). A key can only match outside strings: inside one, its quotes
@@ -125,7 +131,7 @@ class _Shrinker:
             probe = buf[key.end():key.end() + DROP_MIN]
             base64 = _BASE64.match(probe)
             is_base64 = base64 is not None and base64.end() == len(probe)
-            if is_base64 and len(probe) < DROP_MIN:
+            if len(probe) < DROP_MIN and (is_base64 or (len(probe) < _HEAD and b'"' not in probe)):
                 self._keep(buf[pos:key.start()])  # undecided until more of the value is read
                 self.rest = buf[key.start():]
                 return

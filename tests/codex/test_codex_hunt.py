@@ -1,0 +1,79 @@
+"""Codex CLI scenarios a real user meets, each found failing before its fix (the hunt of 2026-12)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from pathlib import Path
+
+from lazy_harness.worker import rollout
+
+TYPED = "We decided to keep the billing queue in Postgres rather than Redis, for the outbox pattern."
+
+
+def _meta() -> dict:
+    return {"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta",
+            "payload": {"id": "sess-1", "cwd": "/home/user/project", "originator": "codex-tui", "source": "cli"}}
+
+
+def _item(payload: dict) -> dict:
+    return {"timestamp": "2026-01-01T00:00:01Z", "type": "response_item", "payload": payload}
+
+
+def _write(tmp_path: Path, records: list[dict]) -> str:
+    path = tmp_path / "rollout-2026-01-01T00-00-00-sess-1.jsonl"
+    # why separators: the real CLI writes compact JSON
+    path.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+    return str(path)
+
+
+def _screenshot(n_bytes: int, seed: int) -> str:
+    return "data:image/png;base64," + base64.b64encode(os.urandom(n_bytes // 4 * 3 + seed)).decode()
+
+
+def test_a_typed_prompt_beside_pasted_screenshots_over_the_line_cap_is_read(tmp_path: Path) -> None:
+    """Codex keeps a pasted image inside the typed user message, as a base64 data URL (``input_image``
+    ``image_url``): two screenshots of 2.5 MB each put the line over the 4 MiB cap, and the prompt typed
+    beside them was dropped with the line (Claude Code's reader leaves such images out and reads the words)."""
+    content = [{"type": "input_text", "text": TYPED},
+               {"type": "input_image", "image_url": _screenshot(2_500_000, 1)},
+               {"type": "input_image", "image_url": _screenshot(2_500_000, 2)}]
+    user = _item({"type": "message", "role": "user", "content": content,
+                  "internal_chat_message_metadata_passthrough": {"content_item_kinds": ["user.text", "user.image",
+                                                                                        "user.image"]}})
+    answer = _item({"type": "message", "role": "assistant",
+                    "content": [{"type": "output_text", "text": "Understood: Postgres with an outbox."}]})
+    path = _write(tmp_path, [_meta(), user, answer])
+    assert os.path.getsize(path) > 5_000_000
+
+    view = rollout.read_view(path)
+
+    assert "User: " + TYPED in view.text
+    assert view.user_messages == 1
+    assert view.user_chars == len(TYPED)
+    assert view.oversized_lines == 0
+
+
+def test_a_screenshot_whose_data_url_head_straddles_a_read_piece_is_left_out_too(tmp_path: Path) -> None:
+    """The long line is copied in 64 KiB pieces: a data URL cut between two pieces just after its
+    ``data:im`` is still known for an image once the next piece comes (and the words are still read)."""
+    from lazy_harness.worker import transcript_lines
+
+    images = [_screenshot(4_500_000, 1)]  # why one: kept, it alone is over the cap
+
+    def line(pad: str) -> str:
+        content = [{"type": "input_text", "text": TYPED + pad}] + [{"type": "input_image", "image_url": u}
+                                                                   for u in images]
+        return json.dumps(_item({"type": "message", "role": "user", "content": content}), separators=(",", ":"))
+
+    head = line("").index('"image_url":"') + len('"image_url":"')
+    pad = " " * (transcript_lines._PIECE - 7 - head)  # the value starts 7 bytes before a piece ends
+    assert line(pad)[transcript_lines._PIECE - 7:transcript_lines._PIECE] == "data:im"
+    path = tmp_path / "rollout-2026-01-01T00-00-00-sess-1.jsonl"
+    path.write_text(json.dumps(_meta(), separators=(",", ":")) + "\n" + line(pad) + "\n")
+
+    view = rollout.read_view(str(path))
+
+    assert TYPED in view.text
+    assert view.user_messages == 1 and view.oversized_lines == 0
