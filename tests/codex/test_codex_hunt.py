@@ -77,3 +77,36 @@ def test_a_screenshot_whose_data_url_head_straddles_a_read_piece_is_left_out_too
 
     assert TYPED in view.text
     assert view.user_messages == 1 and view.oversized_lines == 0
+
+
+def test_a_session_resumed_in_another_folder_is_swept_into_that_folders_memory(isolated_home, tmp_path):
+    """``codex resume`` with "Use current directory" runs the session in the new folder: its hooks, its
+    Stop tasks and its read-back use that folder's memory (docs/how/codex.md). The sweep's record of the
+    session kept the folder of the first hook that noted it, so the turns after the resume that no Stop
+    queued (debounced; the TUI's daemon sends no SessionEnd) were swept into the first folder's memory."""
+    import time
+
+    from lazy_harness import paths, queue
+    from lazy_harness.queue import sweep
+    from tests.hooks.hookrun import enable_loop, worker_lock_held
+    from tests.hooks.test_codex_hooks import run_codex_hook
+    from tests.support.sessions import place_rollout
+
+    enable_loop(isolated_home, idle_minutes=10)
+    first, later = tmp_path / "api", tmp_path / "api-v2"
+    first.mkdir()
+    later.mkdir()
+    sid, path = place_rollout(first)
+    with worker_lock_held(paths.claude_dir()) as q:
+        for cwd, source in ((first, "startup"), (later, "resume")):
+            r = run_codex_hook("SessionStart", {"session_id": sid, "transcript_path": path, "cwd": str(cwd),
+                                                "hook_event_name": "SessionStart", "source": source})
+            assert r.returncode == 0, r.stderr
+        stamp = os.path.join(q, "state", ".sweep")
+        if os.path.exists(stamp):
+            os.utime(stamp, (0, 0))
+        [name] = sweep.sweep(q, time.time() + 3600, idle_seconds=600)
+        task = queue.read_task(os.path.join(q, name))
+
+    assert task["cwd"] == str(later)
+    assert task["memory_dir"] == paths.memory_dir(str(later))

@@ -153,7 +153,7 @@ def sweep(s: Start) -> str:
         return ""
     q = paths.queue_dir(s.env)
     try:
-        idle_sweep.watch(q, s.payload)
+        idle_sweep.watch(q, s.payload, start=True)
         said = ""
     except OSError as exc:  # why: not the sweep's end: the other sessions it queues are not this one's
         said = f" (session not watched: {exc})"

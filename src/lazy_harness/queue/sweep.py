@@ -35,21 +35,26 @@ def _open_file(queue: str, sid: str) -> str:
     return os.path.join(queue, spool.OPEN, paths.safe_session_id(sid))
 
 
-def watch(queue: str, payload: dict, env: Mapping[str, str] | None = None) -> bool:
+def watch(queue: str, payload: dict, env: Mapping[str, str] | None = None, start: bool = False) -> bool:
     """Make sure the sweep knows the session (its transcript, cwd, and the folder its agent keeps
     transcripts in as ``env``, the hook's environment, names it). Returns True when it wrote.
 
     Costs one ``stat`` when the session is already known, so the Stop hook may call it every turn.
+    ``start`` (SessionStart): a known session's record is read, and written again when it names
+    another folder.
     """
     sid = str(payload.get("session_id") or "")
     transcript = str(payload.get("transcript_path") or "")
     if not sid or not transcript:
         return False
     path = _open_file(queue, sid)
-    if os.path.exists(path):
+    cwd = str(payload.get("cwd") or os.getcwd())
+    # why start: a Codex session resumed in another folder (``codex resume``, "Use current directory")
+    # runs there from then on, and its Stop tasks go to that folder's memory; the record kept the first
+    # folder, so the turns no Stop queued were swept into the memory of the folder it had left
+    if os.path.exists(path) and (not start or _recorded_cwd(path) in (cwd, None)):
         return False
-    record = {"session_id": sid, "transcript": os.path.abspath(transcript),
-              "cwd": str(payload.get("cwd") or os.getcwd())}
+    record = {"session_id": sid, "transcript": os.path.abspath(transcript), "cwd": cwd}
     if agent_of(payload) == CODEX:
         record[AGENT] = CODEX  # the task the sweep queues for it names the agent too
     # why: the hook that sweeps the session later may be the other agent's, or run with another
@@ -58,6 +63,14 @@ def watch(queue: str, payload: dict, env: Mapping[str, str] | None = None) -> bo
     atomic_write(path, spool.format_task(record))
     return True
 
+
+
+def _recorded_cwd(path: str) -> str | None:
+    """The folder the sweep's record at ``path`` names; None when it cannot be read (left as it is)."""
+    try:
+        return str(spool.read_task(path).get("cwd") or "")
+    except OSError:
+        return None
 
 
 def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
