@@ -110,3 +110,23 @@ def test_a_session_resumed_in_another_folder_is_swept_into_that_folders_memory(i
 
     assert task["cwd"] == str(later)
     assert task["memory_dir"] == paths.memory_dir(str(later))
+
+
+def test_a_rollout_without_metadata_leaves_the_agents_md_block_out_of_what_the_person_typed(tmp_path: Path) -> None:
+    """A rollout of a CLI that writes no ``content_item_kinds`` (the reader's fallback: a user message counts
+    unless it is one of the CLI's own blocks) holds the project's AGENTS.md as a user message of its own,
+    ``# AGENTS.md instructions for <cwd>`` then ``<INSTRUCTIONS>``: it was read as the person's words (the
+    gates counted it, the model was given it as the person's) in every session of a project with one."""
+    agents = ("# AGENTS.md instructions for /home/user/project\n\n<INSTRUCTIONS>\n"
+              + "Always run the linters before you commit and never touch the vendored folder. " * 20
+              + "\n</INSTRUCTIONS>")
+    environment = "<environment_context>\n  <cwd>/home/user/project</cwd>\n</environment_context>"
+    records = [_meta()] + [_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]})
+                           for t in (agents, environment, TYPED)]
+    records.append(_item({"type": "message", "role": "assistant",
+                          "content": [{"type": "output_text", "text": "Understood: Postgres with an outbox."}]}))
+    view = rollout.read_view(_write(tmp_path, records))
+
+    assert "AGENTS.md" not in view.text and "linters" not in view.text
+    assert "User: " + TYPED in view.text
+    assert (view.user_messages, view.user_chars) == (1, len(TYPED))

@@ -4,8 +4,8 @@
 What becomes text (records are ``{"timestamp", "type", "payload"}``; fixtures in tests/fixtures/codex):
 - ``response_item`` messages of role ``user`` whose ``content_item_kinds`` say ``user.text`` (what the
   person typed; provenance ``{"type": "user"}``): ``User: ...``, counted for the gates. A user message
-  with no such metadata (an older CLI) counts unless it is a ``<tag>`` block the CLI writes itself
-  (the environment context, user instructions).
+  with no such metadata (an older CLI) counts unless it is a block the CLI writes itself (the
+  environment context, the project's AGENTS.md, user instructions).
 - ``response_item`` messages of role ``assistant``: ``Assistant: ...``.
 - ``function_call`` (``[tool exec_command: ls]``) and ``function_call_output``, cut short; an output
   saying ``Process exited with code N`` with N not 0 is a tool error.
@@ -68,7 +68,10 @@ AGENT = "codex"
 OWN_THREAD_SOURCE = "lazy-harness"  # --thread-source of the harness's own `codex exec` runs
 TYPED = "user.text"
 HOOK_CONTEXT = "hooks.additional_context"
-_CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<user_shell_command")
+# why the AGENTS.md heading: the CLI writes the project's AGENTS.md as a user message of its own,
+# ``# AGENTS.md instructions for <cwd>`` then ``<INSTRUCTIONS>`` (``<user_instructions>`` before that)
+_CLI_BLOCKS = ("<environment_context", "<user_instructions", "<turn_aborted", "<user_shell_command",
+               "# AGENTS.md instructions for ")
 _EXIT_CODE = re.compile(r"(?:Process exited with code|Exit code:?)\s*(-?\d+)")
 _PARSED = (b'"session_meta"', b'"response_item"', b'"compacted"', b'"task_started"')
 _OPENING = b'{"timestamp":'  # every rollout record's first key (transcript_lines.after_torn looks for it too)
