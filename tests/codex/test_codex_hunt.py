@@ -130,3 +130,22 @@ def test_a_rollout_without_metadata_leaves_the_agents_md_block_out_of_what_the_p
     assert "AGENTS.md" not in view.text and "linters" not in view.text
     assert "User: " + TYPED in view.text
     assert (view.user_messages, view.user_chars) == (1, len(TYPED))
+
+
+def test_a_command_that_failed_without_output_is_a_tool_error(tmp_path: Path) -> None:
+    """``test -f``, ``grep -q``, ``git diff --quiet``: exit 1 and nothing printed. Codex says so in the
+    output's header only (``Process exited with code 1``, an empty ``Output:``); the reader left out every
+    output with an empty body before it looked at the code, so the failure was neither counted nor shown
+    (a Claude Code tool_result with ``is_error`` and no content is both)."""
+    call = _item({"type": "function_call", "name": "exec_command", "call_id": "c1",
+                  "arguments": json.dumps({"cmd": "test -f config/prod.yaml"})})
+    output = _item({"type": "function_call_output", "call_id": "c1",
+                    "output": "Chunk ID: eb09a8\nWall time: 0.0000 seconds\nProcess exited with code 1\n"
+                              "Original token count: 0\nOutput:\n"})
+    records = [_meta(), _item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": TYPED}],
+                               "internal_chat_message_metadata_passthrough": {"content_item_kinds": ["user.text"]}}),
+               call, output]
+    view = rollout.read_view(_write(tmp_path, records))
+
+    assert view.tool_errors == 1
+    assert "[tool error: exit 1" in view.text

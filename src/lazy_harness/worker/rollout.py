@@ -314,15 +314,20 @@ class _Reader:
         text = output if isinstance(output, str) else _text(output)
         if not text.strip():
             return
-        code = _EXIT_CODE.search(text[:2000])
+        found_code = _EXIT_CODE.search(text[:2000])
+        code = found_code.group(1) if found_code else "0"
+        failed = code != "0"
         body = text.split("Output:\n", 1)[-1] if "Output:\n" in text[:2000] else text
         if not body.strip():
+            if failed:  # why: ``test -f``, ``grep -q`` fail silently; the header alone says so
+                self.counts.tool_errors += 1
+                self._add(f"[tool error: exit {code}]")
             return
         shown, found = flat_output(body, TOOL_ERROR_CAP)
         self.view.redacted_early += found
-        if code and code.group(1) != "0":
+        if failed:
             self.counts.tool_errors += 1
-            self._add(f"[tool error: exit {code.group(1)}: {shown}]")
+            self._add(f"[tool error: exit {code}: {shown}]")
         else:
             self._add(f"[tool output: {shown}]")
 
