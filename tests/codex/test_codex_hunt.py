@@ -149,3 +149,19 @@ def test_a_command_that_failed_without_output_is_a_tool_error(tmp_path: Path) ->
 
     assert view.tool_errors == 1
     assert "[tool error: exit 1" in view.text
+
+
+def test_a_local_shell_call_is_an_act_of_the_agent_as_the_reader_says(tmp_path: Path) -> None:
+    """Codex records a command run through the built-in local shell tool as a ``local_shell_call`` with its
+    command in ``action``: the rollout reader shows it as a tool call, but the evidence of a memory entry's
+    use (what the agent did) skipped the line, so an entry the agent acted on that way was never used."""
+    from lazy_harness.worker import evidence
+
+    command = ["bash", "-lc", "psql -c 'select pg_advisory_lock(42)'"]
+    shell = {"timestamp": "2026-01-01T00:00:02Z", "type": "response_item",
+             "payload": {"type": "local_shell_call", "call_id": "c1", "status": "completed",
+                         "action": {"type": "exec", "command": command}}}
+    path = _write(tmp_path, [_meta(), shell])
+
+    assert "[tool local_shell_call: bash -lc psql" in rollout.read_view(path).text
+    assert any("pg_advisory_lock(42)" in text for _, text, _ in evidence.acts(path))

@@ -182,8 +182,9 @@ def _codex_act(payload: object) -> str:
         for block in content if isinstance(content, list) else []:
             if isinstance(block, dict) and isinstance(block.get("text"), str):
                 parts.append(block["text"])
-    elif payload.get("type") in ("function_call", "custom_tool_call"):
-        _strings(payload.get("arguments", payload.get("input")), parts)
+    elif payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
+        # why action: a local_shell_call's command is there (the reader shows it as a tool call too)
+        _strings(payload.get("arguments", payload.get("input", payload.get("action"))), parts)
     return "\n".join(parts)
 
 
@@ -249,7 +250,8 @@ def read(path: str) -> tuple[list[tuple[float, str, str]], list[tuple[float, boo
 
 # the bytes a line must hold to be read: an act's, a prompt's (worker/transcript_records.py), a Codex
 # turn's start (worker/rollout.py)
-_KEYS = (b'"assistant"', b'"function_call"', b'"custom_tool_call"', b'"promptSource"', b'"task_started"')
+_KEYS = (b'"assistant"', b'"function_call"', b'"custom_tool_call"', b'"local_shell_call"', b'"promptSource"',
+         b'"task_started"')
 
 
 def _prompt_of(record: dict) -> bool | None:
