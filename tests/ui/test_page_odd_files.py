@@ -1,6 +1,6 @@
-"""What a security review of the page found, each by a plain HTTP request (tests/ui/test_server.py's
-helpers): a file in one of our folders that the page reads must not take the whole page down or hold a
-thread of the server for good."""
+"""Odd files where the page reads, each by a plain HTTP request (tests/ui/test_server.py's helpers): a
+file in one of our folders that the page reads must not take the whole page down or hold a thread of
+the server for good."""
 
 import http.client
 import os

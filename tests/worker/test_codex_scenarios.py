@@ -1,4 +1,5 @@
-"""Codex CLI scenarios a real user meets, each found failing before its fix (the hunt of 2026-12)."""
+"""Codex CLI sessions as a real user has them: screenshots pasted beside a prompt, a session resumed in
+another folder, an older CLI's rollout, a command failing in silence, the built-in local shell."""
 
 from __future__ import annotations
 
