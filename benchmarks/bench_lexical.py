@@ -10,11 +10,12 @@ the exact ranking the lists approximate.
 
 Printed per size:
   build       the index (entries and lists, seconds), the reference FTS5 table, their sizes
-  quality     for each champion-list length N: how much of FTS5's exact top-60 the lists' top-60
-              holds; recall of the exact top-10 within the top-10 and the top-60; the BM25 the
+  quality     for each champion-list length N: how much of FTS5's exact top-POOL (rank.POOL, the
+              candidates a prompt looks at) the lists' top-POOL holds; recall of the exact top-10
+              within the top-10 and the top-POOL; the BM25 the
               lists' top-10 sums against the exact top-10's
   speed       median ms over the prompts: FTS5's candidate query (``ORDER BY bm25 LIMIT 240``) and
-              ``lookup.search`` (pool 60 and 240), each after a fresh connect, in process; and a
+              ``lookup.search`` (pool POOL and 240), each after a fresh connect, in process; and a
               fresh ``python -S`` process that imports only what the search needs, against
               ``python -S -c pass``
 
@@ -44,8 +45,8 @@ from tests.support import memory_samples as ms  # noqa: E402
 from tests.support import realistic_memory as rm  # noqa: E402
 
 SHIPPED = lookup.CHAMPIONS
-LIMIT = 240  # what FTS5's candidate query once read: POOL (60) times 4
-TOP = 60
+LIMIT = 240  # what FTS5's candidate query once read: the pool of then (60) times 4
+TOP = rank.POOL  # the candidates a prompt looks at
 
 
 def alternatives(term: str) -> list[str]:
@@ -117,7 +118,7 @@ def quality(info: dict, ps: list[str]) -> None:
     scopes = [info["mdir"], ""]
     w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
     print(f"  quality over {len(ps)} prompts (share of FTS5's exact top-{TOP} / top-10 found; mean over prompts)")
-    print(f"  {'N':>5} {'rescore':>7} | {'top60 in 60':>11} {'top10 in 60':>11} {'top10 in 10':>11} |"
+    print(f"  {'N':>5} {'rescore':>7} | {f'top{TOP} in {TOP}':>11} {f'top10 in {TOP}':>11} {'top10 in 10':>11} |"
           " BM25 of top-10 kept")
     cases = [(n, 2) for n in (50, 100, 200, 400)] + [(200, 1), (200, 4), (400, 1), (400, 4)]
     base: dict = {}
@@ -160,8 +161,8 @@ def quality(info: dict, ps: list[str]) -> None:
 def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
     w = ",".join(str(x) for x in lookup.FIELD_WEIGHTS)
     scopes = [info["mdir"], ""]
-    fts_ms, lex60, lex240 = [], [], []
-    cpu: dict = {"fts": [], 60: [], 240: []}
+    fts_ms, lexpool, lex240 = [], [], []
+    cpu: dict = {"fts": [], TOP: [], 240: []}
     for p in ps:
         alts = [alternatives(t) for t in rank.groups(p)]
         if not alts:
@@ -175,7 +176,7 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
             fts_ms.append((time.perf_counter() - t) * 1e3)
             cpu["fts"].append((time.process_time() - c) * 1e3)
             conn.close()
-            for pool, out in ((60, lex60), (240, lex240)):
+            for pool, out in ((TOP, lexpool), (240, lex240)):
                 conn = store.connect(info["path"])
                 t, c = time.perf_counter(), time.process_time()
                 lookup.search(conn, scopes, alts, pool, champions=SHIPPED)
@@ -184,9 +185,9 @@ def speed(info: dict, ps: list[str], runs_per_prompt: int = 1) -> None:
                 conn.close()
     med = statistics.median
     print(f"  in process, fresh connect, median ms (p90): FTS5 LIMIT {LIMIT} {med(fts_ms):.1f} ({q90(fts_ms):.1f})"
-          f" | lexical pool 60 {med(lex60):.1f} ({q90(lex60):.1f})"
+          f" | lexical pool {TOP} {med(lexpool):.1f} ({q90(lexpool):.1f})"
           f" | lexical pool 240 {med(lex240):.1f} ({q90(lex240):.1f})")
-    print(f"  the same, median cpu ms: FTS5 {med(cpu['fts']):.1f} | lexical pool 60 {med(cpu[60]):.1f} | "
+    print(f"  the same, median cpu ms: FTS5 {med(cpu['fts']):.1f} | lexical pool {TOP} {med(cpu[TOP]):.1f} | "
           f"lexical pool 240 {med(cpu[240]):.1f}")
     fresh(info, ps[0])
 
@@ -204,7 +205,7 @@ from lazy_harness.recall.index import lookup
 conn = _sqlite3.connect({path!r}, isolation_level=None)
 conn.execute("PRAGMA mmap_size=268435456")
 t1 = time.perf_counter()
-hits, facts = lookup.search(conn, {scopes!r}, {groups!r}, 60)
+hits, facts = lookup.search(conn, {scopes!r}, {groups!r}, {pool})
 t2 = time.perf_counter()
 print(len(hits), (t1 - t0) * 1e3, (t2 - t1) * 1e3, 'sqlite3' in sys.modules, 're' in sys.modules)
 """
@@ -212,7 +213,8 @@ print(len(hits), (t1 - t0) * 1e3, (t2 - t1) * 1e3, 'sqlite3' in sys.modules, 're
 
 def fresh(info: dict, prompt: str, runs: int = 15) -> None:
     groups = [alternatives(t) for t in rank.groups(prompt)]
-    code = CHILD.format(src=os.path.join(ROOT, "src"), path=info["path"], scopes=[info["mdir"], ""], groups=groups)
+    code = CHILD.format(src=os.path.join(ROOT, "src"), path=info["path"], scopes=[info["mdir"], ""], groups=groups,
+                        pool=TOP)
     bare, child, search_ms, imp_ms = [], [], [], []
     for _ in range(runs):
         t = time.perf_counter()

@@ -18,6 +18,7 @@ from lazy_harness.memory import files
 from lazy_harness.queue import index_task
 from lazy_harness.recall.embed import static_model, vectors
 from lazy_harness.recall.index import store, writer
+from lazy_harness.recall.prompt import rank
 from tests.hooks.hookrun import hook_log, run_hook, spawned_workers_gone
 from tests.support import memory_samples as ms
 from tests.support.child_events import gone
@@ -233,7 +234,7 @@ def test_two_sessions_starting_at_once_get_one_full_index(tmp_path):
     assert rows(paths.recall_index_file())[:2] == (1500, 1500)
     prompt(root)
     last = hook_log(paths.claude_dir())[-1]
-    assert "candidates=60 " in last and "index=" not in last, last  # searched the whole index
+    assert f"candidates={rank.POOL} " in last and "index=" not in last, last  # searched the whole index
 
 
 def test_with_no_index_the_prompt_hook_asks_the_worker_and_never_waits(tmp_path):
