@@ -7,8 +7,8 @@ Control file ``<bin>/fake-codex.json`` (replaced whole by ``control()``):
   (an ``error`` and a ``turn.failed`` event saying ``message``, exit ``code``, ``stderr``),
   ``hang`` (never answers);
 - ``usage``: the ``turn.completed`` usage (default 1000 in, 200 out, 100 cached).
-Records ``<bin>/codex-calls.jsonl``: argv, cwd, the whole stdin, the ``LH_WORKER_CALL`` marker and
-the schema file's content (read while the call runs).
+Records ``<bin>/codex-calls.jsonl``: argv, cwd, the whole stdin, the ``LH_WORKER_CALL`` marker,
+``CODEX_HOME`` (None when unset) and the schema file's content (read while the call runs).
 """
 
 import json
@@ -42,7 +42,8 @@ schema = None
 if "--output-schema" in argv:
     with open(argv[argv.index("--output-schema") + 1]) as fh:
         schema = json.load(fh)
-rec = {{"argv": argv, "cwd": os.getcwd(), "stdin": data, "marker": os.environ.get("LH_WORKER_CALL"), "schema": schema}}
+rec = {{"argv": argv, "cwd": os.getcwd(), "stdin": data, "marker": os.environ.get("LH_WORKER_CALL"), "schema": schema,
+       "codex_home": os.environ.get("CODEX_HOME")}}
 with open(os.path.join(here, {records!r}), "a") as fh:
     fh.write(json.dumps(rec) + "\n")
 def say(event):

@@ -17,7 +17,7 @@ from lazy_harness import logfile, paths, queue
 from lazy_harness.errors import ModelError
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.worker import caches, persist
-from lazy_harness.worker.task_trust import agent_of, check_trust
+from lazy_harness.worker.task_trust import agent_of, call_env, check_trust
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -171,7 +171,10 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
             "agent": agent_of(fields)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
-    answered = _ask(text, cfg, env, sleep, log, meta, mtime, seen)
+    asking_env, unused = call_env(fields, env)
+    if unused:
+        log(unused)
+    answered = _ask(text, cfg, asking_env, sleep, log, meta, mtime, seen)
     if isinstance(answered, Outcome):
         return answered
     raw, attempts = answered

@@ -53,6 +53,34 @@ def check_trust(fields: dict, env: Env | None, memory_root: str | None = None) -
         raise TaskError(f"untrusted task: memory_dir {memory!r} is not <memory root>/<key> under {root}")
 
 
+def call_env(fields: dict, env: Env | None) -> tuple[Env | None, str | None]:
+    """The environment of the task's model call, and why the session's ``CODEX_HOME`` was not used
+    (None when it was, or there was none to use). A Codex task's ``codex exec`` runs with the
+    ``CODEX_HOME`` its session ran with, the folder holding the sessions folder the task names (as the
+    hook saw it), when that differs from the worker's own; else ``env`` as it is.
+
+    why: the worker is whichever one drains the queue, started by any session's hook (one of the
+    default home, a Claude Code one): with its own home the call used another login and config.toml,
+    so it failed unauthenticated or was billed to another account. why private.problem: every
+    ``codex exec`` loads the home's config.toml (a provider, commands it runs), so a home another
+    local user made or can write in is not used."""
+    if agent_of(fields) != "codex":
+        return env, None
+    recorded = str(fields.get(TRANSCRIPTS) or "")
+    home = os.path.dirname(recorded)
+    if not recorded or os.path.basename(recorded) != "sessions" or home == paths.codex_home(env):
+        return env, None
+    from lazy_harness import private
+
+    real = os.path.realpath(home)
+    why = private.problem(real) if _users_own(recorded, "sessions") else f"{recorded} is not your own"
+    if why is None and not os.path.isdir(real):
+        why = f"{home} is not a folder"
+    if why:
+        return env, f"CODEX_HOME {home} of the session not used for the model call ({why})"
+    return {**(os.environ if env is None else env), "CODEX_HOME": home}, None
+
+
 def _users_own(folder: str, name: str) -> bool:
     """Whether ``folder`` is an agent's transcripts folder (named ``name``) that is the user's own and
     closed to others' writes, as the folder a task names must be to be trusted."""
