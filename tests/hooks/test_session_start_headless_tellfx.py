@@ -38,9 +38,10 @@ def with_held(project) -> None:
                    [ms.failure(NOW - 600, "Setup note", HOSTILE)])
 
 
-def start(project, env_extra: dict, *flags: str, transcript: object = "", agent: str = "claude") -> dict:
+def start(project, env_extra: dict, *flags: str, transcript: object = "", agent: str = "claude",
+          source: str = "startup") -> dict:
     payload = {"session_id": SID, "transcript_path": transcript if transcript != "" else f"/nowhere/{SID}.jsonl",
-               "cwd": str(project), "hook_event_name": "SessionStart", "source": "startup"}
+               "cwd": str(project), "hook_event_name": "SessionStart", "source": source}
     env = {k: v for k, v in os.environ.items() if k != "CLAUDE_CODE_ENTRYPOINT"}
     env.update(env_extra)
     argv = [sys.executable, "-m", "lazy_harness.hooks", "SessionStart", *flags]
@@ -103,6 +104,39 @@ def test_codex_exec_sends_the_held_notice_but_leaves_it_for_the_tui(project, tmp
     assert held_told() == []
     tui = rollout(tmp_path, "interactive.jsonl", compact)
     assert "lazy-harness held" in said(start(project, HEADLESS, transcript=tui, agent="codex"))
+    assert len(held_told()) == 1
+
+
+def resumed_at_start(tmp_path, fixture: str) -> str:
+    """The recorded rollout of a session resumed by the other kind of run (``tui_then_exec_resume``:
+    ``codex exec resume <id>`` of a TUI session; ``exec_then_tui``: ``codex resume <id>`` in the TUI of
+    an exec one) as the resume's SessionStart finds it: its records up to the first ``turn_context``
+    of the resume's first turn (the hook's context follows it: resumed.jsonl), its ``session_meta``
+    saying the first run's kind."""
+    with open(os.path.join(FIXTURES, fixture), encoding="utf-8") as fh:
+        lines = fh.read().splitlines(keepends=True)
+    starts = [i for i, line in enumerate(lines) if '"type":"task_started"' in line.replace('": "', '":"')]
+    resume = next(i for i in starts if json.loads(lines[i])["payload"]["turn_attribution"]["turn_trigger"]
+                  != json.loads(lines[starts[0]])["payload"]["turn_attribution"]["turn_trigger"])
+    end = next(i for i in range(resume, len(lines)) if json.loads(lines[i])["type"] == "turn_context")
+    path = tmp_path / f"rollout-{fixture}"
+    path.write_text("".join(lines[:end + 1]), encoding="utf-8")
+    return str(path)
+
+
+def test_codex_exec_resume_of_a_tui_session_leaves_the_notice_for_a_person(project, tmp_path):
+    """session_meta says TUI; the run that starts is ``codex exec resume``: its turn's trigger says so."""
+    with_held(project)
+    resumed = resumed_at_start(tmp_path, "tui_then_exec_resume.jsonl")
+    assert "lazy-harness held" in said(start(project, {}, transcript=resumed, agent="codex", source="resume"))
+    assert held_told() == []
+    assert "not marked told" in hook_log(paths.claude_dir())[-1]
+
+
+def test_a_tui_resume_of_a_codex_exec_session_is_a_person(project, tmp_path):
+    with_held(project)
+    resumed = resumed_at_start(tmp_path, "exec_then_tui.jsonl")
+    assert "lazy-harness held" in said(start(project, {}, transcript=resumed, agent="codex", source="resume"))
     assert len(held_told()) == 1
 
 
