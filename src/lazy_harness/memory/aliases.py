@@ -94,8 +94,8 @@ def project_names(memory_dir: str) -> set[str]:
     """The project names the first lines of a memory folder's decisions and failures carry."""
     out = set()
     for name in ("decisions.jsonl", "failures.jsonl"):
-        try:
-            with open(os.path.join(memory_dir, name), "rb") as fh:
+        try:  # why lines.open_regular: a FIFO in the file's place held the command in open() for good
+            with open(lines.open_regular(os.path.join(memory_dir, name))[0], "rb") as fh:
                 first = [fh.readline(65536) for _ in range(5)]
         except OSError:
             continue
