@@ -35,7 +35,7 @@ import os
 
 from lazy_harness import jsonload, paths
 from lazy_harness.errors import LhError
-from lazy_harness.memory import ids
+from lazy_harness.memory import ids, lines
 from lazy_harness.memory.approval_key import adopted, adopted_data, adopted_file, counts, mac, read_key
 
 TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
@@ -140,8 +140,8 @@ def learning_parts(path: str) -> tuple[dict, str] | None:
     """(frontmatter, body) of a learning file, its first 256 KiB; None when unreadable."""
     from lazy_harness.memory import frontmatter
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+    try:  # why lines.open_regular: a FIFO in the file's place held the hold check in open() for good
+        with open(lines.open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             return frontmatter.parse_frontmatter(fh.read(256 * 1024))
     except OSError:
         return None
