@@ -41,7 +41,7 @@ import time
 
 from lazy_harness.atomic import atomic_write, ensure_dir, read_bytes
 from lazy_harness.errors import LhError
-from lazy_harness.memory import journal_format, journal_putback, runs_here
+from lazy_harness.memory import journal_format, journal_putback, lines, runs_here
 from lazy_harness.memory.journal_format import FOLDER, sha
 from lazy_harness.logfile import stamp
 
@@ -216,8 +216,8 @@ def unreadable_runs(memory_dir: str) -> list[tuple[str, str]]:
     out = []
     for name in names:
         path = os.path.join(folder(memory_dir), name)
-        try:
-            with open(path, encoding="utf-8") as fh:
+        try:  # why lines.open_regular: a FIFO named as a journal is named here, not waited on in open()
+            with open(lines.open_regular(path)[0], encoding="utf-8") as fh:
                 data = json.load(fh)
         except OSError as exc:
             out.append((path, exc.strerror or str(exc)))
