@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import append_line
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -194,8 +195,8 @@ def _parse(raw: bytes) -> Any:
 
 def damaged(env: Mapping[str, str] | None = None) -> list[tuple[int, str]]:
     """(line number, why) of every line the readers skip, in file order; blank lines are not damage."""
-    try:
-        with open(paths.ledger_file(env), "rb") as fh:
+    try:  # why open_regular: a FIFO in the ledger's place held lh cost in open() for good
+        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
             return [(n, why) for n, raw in enumerate(fh, 1) if raw.strip() and (why := _problem(raw)[1])]
     except OSError:
         return []
@@ -233,7 +234,8 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps."""
     path = path or paths.ledger_file(env)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - why: opened apart from `with` so only a missing file returns []
+        # why open_regular: a FIFO in the ledger's place held the budget check (the worker) and lh cost in open()
+        fh = open(open_regular(path)[0], "rb")  # noqa: SIM115 - why: apart from `with` so only an unopened file returns []
     except OSError:
         return []
     out: list[dict] = []
