@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths, private
+from lazy_harness.regular_file import read_regular
 from lazy_harness.config.schema import (
     CAPS, CHOICES, COMMAND_KEYS, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP,
     SCHEMA, defaults)
@@ -176,9 +177,8 @@ def _cached(env: Mapping[str, str] | None, stamp: list) -> Config | None:
     """The snapshot's values when it was compiled from the file of ``stamp`` with the environment
     variables it looked up as they are now, else None."""
     e = os.environ if env is None else env
-    try:
-        with open(_snapshot_path(env), "rb") as fh:
-            cached = jsonload.loads(fh.read())
+    try:  # why read_regular: a FIFO in the snapshot's place held every hook in open() for good
+        cached = jsonload.loads(read_regular(_snapshot_path(env)))
         # why "env" required: a snapshot without it was compiled by a version that did not record
         # the variables, and may hold "$MEMROOT is not set" for a variable set since
         if cached.get("stamp") == stamp and all((e.get(name) or "") == value for name, value in cached["env"]):
