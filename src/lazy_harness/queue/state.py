@@ -8,6 +8,7 @@ import os
 from lazy_harness.atomic import atomic_write
 from lazy_harness.paths import safe_session_id
 from lazy_harness.queue.task import PROCESSING, STATE
+from lazy_harness.regular_file import open_regular
 
 DISTILLED, SKIPPED, ERROR = "distilled", "skipped", "error"  # how a session's last check ended
 
@@ -19,8 +20,8 @@ def state_file(queue: str, sid: str, kind: str) -> str:
 
 
 def read_state(queue: str, sid: str, kind: str) -> list[str]:
-    try:
-        with open(state_file(queue, sid, kind), encoding="utf-8") as fh:
+    try:  # why read_regular: a FIFO in the file's place held the hooks in open() for good
+        with open(open_regular(state_file(queue, sid, kind))[0], encoding="utf-8") as fh:
             return fh.read().split("\n")
     except OSError:
         return []
