@@ -13,6 +13,7 @@ import os
 
 from lazy_harness import jsonload, paths
 from lazy_harness.memory import ids, trust
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False  # why: not typing's: SessionStart loads this module (house style section 3)
 if TYPE_CHECKING:
@@ -51,9 +52,8 @@ class Kept:
         self.checks = 0  # texts the check itself read (neither kept here nor elsewhere)
         self.on_bulk: Callable[[], object] | None = None  # called once, at the BULK-th of them
         self.elsewhere: str | dict[str, str] | None = elsewhere
-        try:
-            with open(path, "rb") as fh:
-                data = jsonload.loads(fh.read())
+        try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+            data = jsonload.loads(read_regular(path))
         except (OSError, ValueError):
             return
         rules = trust.rules_stamp()
