@@ -26,6 +26,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness.errors import LhError
 from lazy_harness.memory import ids
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
 if TYPE_CHECKING:
@@ -185,9 +186,8 @@ def adopted_data(env: Mapping[str, str] | None) -> dict:
         return {}
     stamp = (path, st.st_ino, st.st_mtime_ns, st.st_size)
     if stamp not in _ADOPTED:
-        try:
-            with open(path, "rb") as fh:
-                data = jsonload.loads(fh.read())
+        try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+            data = jsonload.loads(read_regular(path))
         except (OSError, ValueError):
             data = None
         ok = isinstance(data, dict) and isinstance(data.get("macs"), list) and isinstance(data.get("roots"), dict)
