@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths, project_identity
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,8 +55,8 @@ def _read_at(path: str, checked: bool = False) -> tuple[str, str | None, str] | 
     be trusted (:func:`trusted`; ``checked``: the caller looked already)."""
     if not checked and not trusted(os.path.dirname(path)):
         return None
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+    try:  # why read_regular: a FIFO in the record's place held the session start in open() for good
+        with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             lines = fh.read(8192).split("\n")
     except OSError:
         return None
