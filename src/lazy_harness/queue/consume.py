@@ -15,6 +15,7 @@ from lazy_harness.queue.state import (DISTILLED, ERROR, SKIPPED, last_check, las
                                       state_file)
 from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE,
                                      SUFFIX, TMP, folder, format_task, iso_now, read_task, task_id, tmp_path_for)
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,8 +89,8 @@ def claim_queue(queue: str) -> int | None:
     is this process's: then it is recorded as the holder. Without it two workers drained the queue,
     and the second took the first one's task in processing/ for a dead worker's and distilled it again."""
     path = os.path.join(queue, OWNER)
-    try:
-        with open(path, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in the record's place held the worker in open(), the queue's lock with it
+        with open(open_regular(path)[0], encoding="utf-8") as fh:
             pid_text, _, start = fh.read().strip().partition(" ")
         pid = int(pid_text)
     except (OSError, ValueError):
@@ -107,8 +108,8 @@ def holder(queue: str) -> tuple[bool, int | None, float | None]:
     as a worker removes its record before it lets the lock go."""
     lock = os.path.join(queue, LOCK_NAME)
     running = held(lock)
-    try:
-        with open(os.path.join(queue, OWNER), encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in the record's place held lh status and lh doctor in open()
+        with open(open_regular(os.path.join(queue, OWNER))[0], encoding="utf-8") as fh:
             pid: int | None = int(fh.read().split()[0])
             since: float | None = os.fstat(fh.fileno()).st_mtime  # why: written when the worker took the queue
     except (OSError, ValueError, IndexError):
@@ -369,8 +370,8 @@ def distill_trouble(queue: str, worker_state: str, parse_time: Callable[[object]
     except OSError:
         return 0, None
     last = None
-    try:
-        with open(worker_state, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in worker.json's place held the session start in open()
+        with open(open_regular(worker_state)[0], encoding="utf-8") as fh:
             state = jsonload.loads(fh.read())
         last = state.get("last_success") if isinstance(state, dict) else None
     except (OSError, ValueError):
