@@ -34,6 +34,7 @@ from lazy_harness import config, logfile, paths, queue
 from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
 from lazy_harness.queue import index_task
+from lazy_harness.regular_file import open_regular
 from lazy_harness.worker import housekeeping
 from lazy_harness.worker.drain import Stats, drain
 
@@ -59,8 +60,8 @@ def state_file(env: Env | None = None) -> str:
 
 
 def read_state(env: Env | None = None) -> dict:
-    try:
-        with open(state_file(env), encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in worker.json's place held the worker in open() at the end of each drain
+        with open(open_regular(state_file(env))[0], encoding="utf-8") as fh:
             data = json.load(fh)
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
