@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
+from lazy_harness.regular_file import open_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -127,7 +128,7 @@ def _newest_lines(path: str, limit: int) -> Iterator[str]:
     """The lines of the appended-to file ``path`` as :func:`newest_text` keeps them (its last ``limit``
     bytes from the first line that starts in them), one at a time: the text of a large file is never
     held whole. Raises OSError."""
-    with open(path, "rb") as fh:
+    with open(open_regular(path)[0], "rb") as fh:  # why open_regular: a FIFO there held the worker in open()
         size = os.fstat(fh.fileno()).st_size
         if size > limit:
             # why one byte before the window: a newline there means the window starts on a whole line
@@ -141,9 +142,9 @@ def newest_text(path: str, limit: int) -> str:
     """The end of the appended-to file ``path``: its last ``limit`` bytes from the first line that starts
     in them (the line they start inside is dropped, never read as a cut line); the whole file when it
     is no longer. Raises OSError."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    fd, st = open_regular(path)  # why: a FIFO in the file's place held the session start and prompt in open()
     try:
-        size = os.fstat(fd).st_size
+        size = st.st_size
         # why one byte before the window: a newline there means the window starts on a whole line
         data = os.pread(fd, limit, 0) if size <= limit else os.pread(fd, limit + 1, size - limit - 1)
     finally:
