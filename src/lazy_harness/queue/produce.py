@@ -9,11 +9,12 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.queue import retain
-from lazy_harness.atomic import atomic_write, fsync_dir, lock, named, read_bytes, write_all
+from lazy_harness.atomic import atomic_write, fsync_dir, lock, named, write_all
 from lazy_harness.queue.state import read_state, state_file
 from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
                                      format_task, iso_now, read_task, task_id, tmp_path_for, transcripts_folder)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
+from lazy_harness.regular_file import NotRegularFile, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +48,10 @@ def enqueue(queue: str, fields: dict, now: float | None = None) -> str:
         data.setdefault("timestamp", iso_now(now))
         ns = int(now * 1e9)
         marker = state_file(queue, sid, "pending")
-        before = read_bytes(marker)
+        try:  # why read_regular: a FIFO in the marker's place held Stop and SessionEnd in open() for good
+            before: bytes | None = read_regular(marker)
+        except (FileNotFoundError, NotRegularFile):
+            before = None  # why a FIFO too: the marker written below takes its place, as it takes a missing one's
         while True:
             name = f"{ns}-{sid[:8]}{SUFFIX}"
             tmp = tmp_path_for(queue, name)
