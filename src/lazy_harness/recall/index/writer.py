@@ -12,6 +12,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, try_lock
+from lazy_harness.regular_file import open_regular
 
 # why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
 TYPE_CHECKING = False
@@ -184,8 +185,8 @@ def seen_file(index_path: str, folder: str | None) -> str:
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in the record's place held the session start in open() for good
+        with open(open_regular(path)[0], encoding="utf-8") as fh:
             return fh.read()
     except (OSError, UnicodeDecodeError):  # why: a damaged record is no record: the index is then behind
         return None
