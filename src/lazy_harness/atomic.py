@@ -12,6 +12,8 @@ from __future__ import annotations
 import fcntl
 import os
 
+from lazy_harness.regular_file import open_regular
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -75,8 +77,8 @@ def _lock_file(path: str) -> int:
 def held(path: str) -> bool:
     """Whether another process holds the ``flock`` of the lock file ``path`` now (a missing file:
     nobody). Takes nothing: a shared lock tried without waiting and dropped at once."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
+    try:  # why open_regular: a FIFO in the lock file's place held lh status and lh doctor in open()
+        fd = open_regular(path)[0]
     except OSError:
         return False
     try:
