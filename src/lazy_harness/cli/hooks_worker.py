@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass
 
 from lazy_harness import logfile, paths, queue
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,8 +21,8 @@ def worker_state(env: Mapping[str, str] | None = None) -> dict:
     import json
 
     path = os.path.join(paths.state_dir(env), "worker.json")
-    try:
-        with open(path, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in its place held lh status and lh doctor in open(); now named unreadable
+        with open(open_regular(path)[0], encoding="utf-8") as fh:
             data = json.load(fh)
     except FileNotFoundError:
         return {}
@@ -136,8 +137,8 @@ def worker_lingering(queue_dir: str) -> tuple[int | None, float | None] | None:
     path = os.path.join(queue_dir, LINGERING)
     if not held(path):
         return None
-    try:
-        with open(path, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO in its place held lh status in open()
+        with open(open_regular(path)[0], encoding="utf-8") as fh:
             pid_text, _, wake_text = fh.read().strip().partition(" ")
     except OSError:
         return None, None
