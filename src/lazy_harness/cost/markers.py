@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from lazy_harness import paths
 from lazy_harness.atomic import held, lock, write_locked
 from lazy_harness.cost import ledger
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,8 +91,8 @@ class OpenCall:
 
 def _read(path: str) -> OpenCall | None:
     """The marker at ``path``, or None when it is gone or not one (a hand edit): never counted."""
-    try:
-        with open(path, encoding="utf-8") as fh:
+    try:  # why open_regular: a FIFO named as a marker held the budget check (the worker) and lh cost in open()
+        with open(open_regular(path)[0], encoding="utf-8") as fh:
             data = json.load(fh)
         call = OpenCall(**{k: data[k] for k in ("call", "pid", "who", "started", "budget")},
                         **{k: data[k] for k in ("kind", "project", "session", "task", "prompt_chars", "estimate")
