@@ -15,6 +15,7 @@ import sys
 
 from lazy_harness import logfile
 from lazy_harness.atomic import FILE_MODE, ensure_dir
+from lazy_harness.regular_file import append_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def _spawn(argv: list[str], log: str, env: Mapping[str, str], stdout: int | None
     ensure_dir(os.path.dirname(log))
     # why opened here, not by a spawn action: the child's open of a log it may not create (a full disk, a
     # read-only or denied logs folder) failed as posix_spawn's error naming the program, not the log
-    fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+    fd = append_regular(log, FILE_MODE)  # why not os.open: a FIFO in the log's place held the hook
     try:
         actions: list[tuple] = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0)]
         if stdout is None:

@@ -16,6 +16,7 @@ import time
 
 from lazy_harness import paths, private
 from lazy_harness.atomic import FILE_MODE
+from lazy_harness.regular_file import append_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,13 +79,13 @@ def write(name: str, message: str, env: Mapping[str, str] | None = None, now: fl
         private.make(os.path.dirname(path))  # why: never into a logs folder another user can write (ADR 0031)
         message = capped(terminal_safe(message.replace("\n", " ").replace("\r", " ")))
         line = f"{stamp(now)} {message}\n".encode("utf-8", "replace")
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+        fd = append_regular(path, FILE_MODE)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             if os.fstat(fd).st_size + len(line) > MAX_BYTES:
                 _rotate(path)
                 os.close(fd)
-                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, FILE_MODE)
+                fd = append_regular(path, FILE_MODE)
                 fcntl.flock(fd, fcntl.LOCK_EX)
             start = os.fstat(fd).st_size
             try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _KIND, _FOLDER, _REGULAR = 0o170000, 0o040000, 0o100000  # stat.S_IFMT, S_IFDIR, S_IFREG without ``stat``
 
 
@@ -27,6 +28,21 @@ def open_regular(path: str, flags: int = 0) -> tuple[int, os.stat_result]:
     """A descriptor open for reading on the regular file ``path``, and its stat. ``flags``: more to open
     with (``os.O_NOFOLLOW``: a link in the file's place is refused, ELOOP)."""
     fd = os.open(path, _FLAGS | flags)
+    return fd, _judged(fd, path)
+
+
+def append_regular(path: str, mode: int = 0o600, flags: int = 0) -> int:
+    """A descriptor open for appending to the regular file ``path`` (made with ``mode`` when missing).
+    why: a plain open for writing waited, as one for reading does, for a reader of a FIFO in the file's
+    place (a log, a session's record of what it was shown): with the flag it fails at once (ENXIO) when
+    nobody reads the FIFO, and :class:`NotRegularFile` is raised when somebody does."""
+    fd = os.open(path, _APPEND | flags, mode)
+    _judged(fd, path)
+    return fd
+
+
+def _judged(fd: int, path: str) -> os.stat_result:
+    """The stat of ``fd``, which must be a regular file's (else closed, and the error raised)."""
     try:
         st = os.fstat(fd)
         kind = st.st_mode & _KIND
@@ -37,7 +53,7 @@ def open_regular(path: str, flags: int = 0) -> tuple[int, os.stat_result]:
     except OSError:
         os.close(fd)
         raise
-    return fd, st
+    return st
 
 
 def read_regular(path: str, limit: int = -1, offset: int = 0, flags: int = 0) -> bytes:

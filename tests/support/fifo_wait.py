@@ -10,11 +10,13 @@ HUNG = "hung"
 
 
 def release(path: str) -> None:
-    """Open the FIFO ``path`` for writing and close it: a reader held in its open sees the end of it."""
-    try:
-        os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
-    except OSError:
-        pass  # why: no reader waits (ENXIO), or no FIFO is there any more
+    """Open the FIFO ``path`` for writing and for reading, and close it: a reader held in its open sees
+    the end of it, a writer held in its open goes on (and its write fails, nobody reading)."""
+    for flags in (os.O_WRONLY, os.O_RDONLY):
+        try:
+            os.close(os.open(path, flags | os.O_NONBLOCK))
+        except OSError:
+            pass  # why: no reader waits (ENXIO), or no FIFO is there any more
 
 
 def call_beside(fifos: list[str], fn, *args, seconds: float = 20.0, **kwargs):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness.regular_file import append_regular
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,7 +37,7 @@ def note(run: str) -> None:
     path = _state(RUNS_FILE)
     try:
         ensure_dir(os.path.dirname(path))
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fd = append_regular(path, 0o600, getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return  # why: a state folder that cannot be written: the run is undone by name (lh memory history)
     with os.fdopen(fd, "a", encoding="ascii") as fh:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.regular_file import open_regular
+from lazy_harness.regular_file import append_regular, open_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -68,7 +68,7 @@ def note(env: Env | None, session_id: str, source: str, chars: int, shown: list[
         f"{i}:{int(n)}" for i, n in shown if i and " " not in i)
     path = seen_file(env, session_id)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = append_regular(path)  # why not os.open: a FIFO in the file's place held the session start
     try:
         os.write(fd, (line + "\n").encode("utf-8"))
     finally:
@@ -286,7 +286,7 @@ def told_recurred(env: Env | None, memory_key: str, entry_ids: list[str]) -> Non
     lines = [ln for ln in _untold(env, memory_key) if ln.split(" ")[1] in wanted]
     named = {ln.split(" ")[1] for ln in lines}
     lines += [f"{memory_key} {eid}" for eid in entry_ids if eid not in named]  # why: kept by no line read
-    fd = os.open(os.path.join(paths.state_dir(env), RECURRED_TOLD), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = append_regular(os.path.join(paths.state_dir(env), RECURRED_TOLD))
     try:
         os.write(fd, "".join(f"{ln}\n" for ln in lines).encode("utf-8"))
     finally:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
+from lazy_harness.regular_file import append_regular
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook and SessionStart load this module
 TYPE_CHECKING = False
@@ -65,7 +66,7 @@ def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = Fa
         return
     # why: a plain O_APPEND write, no lock and no fsync: one small write per prompt on the hot path, and
     # losing it in a crash only means an item may be shown once more
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    fd = append_regular(path)  # why not os.open: a FIFO in the file's place held the prompt
     try:
         os.write(fd, text.encode("utf-8"))
     finally:
