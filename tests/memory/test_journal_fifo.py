@@ -4,24 +4,14 @@ held each of them in open() until a writer came. It is now one unreadable journa
 out of the runs, and named with why."""
 
 import os
-import time
 
-from lazy_harness import paths
-from lazy_harness.memory import files, ids, journal
-from tests.cli.lhrun import invoke
-from tests.support import memory_samples as ms
+from lazy_harness.memory import journal
+from tests.memory.test_journal_nested_json import forgotten_run
 from tests.support.fifo_wait import call_beside
-
-NOW = time.time()
-SUMMARY = "Kafka consumers own one partition"
 
 
 def test_a_fifo_named_as_a_journal_is_left_out_and_named_without_waiting(tmp_path):
-    root = ms.make_project(tmp_path, "proj")
-    mdir = paths.memory_dir(root)
-    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, SUMMARY)])
-    assert invoke("memory", "forget", ids.entry_id("decision", SUMMARY), "--project", root).code == 0
-    run = journal.runs(mdir)[0]["run"]
+    _, mdir, run = forgotten_run(tmp_path)
     fifo = os.path.join(journal.folder(mdir), "29990101-000000000000-abcd.json")
     os.mkfifo(fifo)  # why this name: it sorts first, so every reader meets it before the real run
 

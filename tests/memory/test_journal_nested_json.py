@@ -14,13 +14,17 @@ NOW = time.time()
 SUMMARY = "Kafka consumers own one partition"
 
 
-def test_a_journal_nested_past_the_parsers_depth_is_left_out_and_named(tmp_path):
+def forgotten_run(tmp_path) -> tuple[str, str, str]:
+    """(project, memory folder, run) of a project whose one decision was forgotten: one journal."""
     root = ms.make_project(tmp_path, "proj")
     mdir = paths.memory_dir(root)
     ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 90, SUMMARY)])
-    eid = ids.entry_id("decision", SUMMARY)
-    assert invoke("memory", "forget", eid, "--project", root).code == 0
-    run = journal.runs(mdir)[0]["run"]
+    assert invoke("memory", "forget", ids.entry_id("decision", SUMMARY), "--project", root).code == 0
+    return root, mdir, journal.runs(mdir)[0]["run"]
+
+
+def test_a_journal_nested_past_the_parsers_depth_is_left_out_and_named(tmp_path):
+    root, mdir, run = forgotten_run(tmp_path)
     deep = os.path.join(journal.folder(mdir), "29990101-000000000000-abcd.json")
     with open(deep, "w", encoding="utf-8") as fh:
         fh.write("[" * 100_000)  # why: sorts first, so every reader meets it before the real run
