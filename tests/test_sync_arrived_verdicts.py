@@ -82,8 +82,6 @@ def test_a_text_nobody_checked_is_checked_at_the_start(two, monkeypatch):
 
 
 def test_a_start_that_knows_every_text_does_not_read_the_arrived_file(tmp_path, monkeypatch):
-    import builtins
-
     env = {"HOME": str(tmp_path / "home")}
     mdir = str(tmp_path / "data" / "projects" / "-work-demo")
     own = verdicts.kept_verdicts(mdir, env)
@@ -92,9 +90,8 @@ def test_a_start_that_knows_every_text_does_not_read_the_arrived_file(tmp_path, 
     held_written.keep_texts(["A line another machine wrote"], env)
     arrived = held_written.arrived_verdicts(env).path
     opened: list[str] = []
-    real = builtins.open
-    monkeypatch.setattr(verdicts, "open", lambda path, *a, **k: opened.append(path) or real(path, *a, **k),
-                        raising=False)
+    real = verdicts.read_regular
+    monkeypatch.setattr(verdicts, "read_regular", lambda path, *a, **k: opened.append(path) or real(path, *a, **k))
     start = verdicts.kept_verdicts(mdir, env)
     start.reason("Keep the stylesheet in one file")
     assert arrived not in opened
