@@ -55,7 +55,7 @@ def _read_at(path: str, checked: bool = False) -> tuple[str, str | None, str] | 
     be trusted (:func:`trusted`; ``checked``: the caller looked already)."""
     if not checked and not trusted(os.path.dirname(path)):
         return None
-    try:  # why read_regular: a FIFO in the record's place held the session start in open() for good
+    try:  # why open_regular: a FIFO in the record's place held the session start in open() for good
         with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             lines = fh.read(8192).split("\n")
     except OSError:

@@ -20,7 +20,7 @@ def state_file(queue: str, sid: str, kind: str) -> str:
 
 
 def read_state(queue: str, sid: str, kind: str) -> list[str]:
-    try:  # why read_regular: a FIFO in the file's place held the hooks in open() for good
+    try:  # why open_regular: a FIFO in the file's place held the hooks in open() for good
         with open(open_regular(state_file(queue, sid, kind))[0], encoding="utf-8") as fh:
             return fh.read().split("\n")
     except OSError:
