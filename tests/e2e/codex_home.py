@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from loop_home import lh_argv, parse_task
@@ -175,14 +177,56 @@ def end_codex_processes(codex_home: Path, timeout: float = 10.0) -> None:
 
 
 REVIEW = "Hooks need review"  # the TUI's dialog for hooks not trusted yet (here: the person's own)
+# Codex drains pending terminal input for one second before a dialog takes a decision, and exits with
+# this when the second runs out first: a loaded machine, not a defect of ours.
+GAVE_UP = "timed out discarding buffered terminal input"
+
+
+class CodexGaveUp(AssertionError):
+    """The TUI exited on its own one-second input drain (GAVE_UP) before it took prompts."""
+
+
+@contextmanager
+def tui(home: CodexHome, *args: str, review: bool = False) -> Iterator[Terminal]:
+    """A Codex TUI in ``home`` that takes prompts (see ``ready``), started again, at most three times in
+    all, when Codex gave up on its input drain; the rollouts such an attempt left are removed, so a
+    test still finds one rollout per session that took prompts."""
+    for attempt in range(3):
+        before = set(home.rollouts())
+        term = home.terminal(*args).start()
+        try:
+            ready(term, review)
+        except CodexGaveUp:
+            term.close()
+            for path in set(home.rollouts()) - before:
+                path.unlink()
+            if attempt == 2:
+                raise
+            continue
+        try:
+            yield term
+        finally:
+            term.close()
+        return
+
+
+def _gave_up(term: Terminal) -> None:
+    # history too: tmux may scroll a dead pane's screen up to say "Pane is dead" below it
+    if term.ended() and GAVE_UP in term.capture(history=True):
+        raise CodexGaveUp(term.capture(history=True))
 
 
 def ready(term: Terminal, review: bool = False) -> None:
     """Wait until the TUI takes prompts. ``review``: hooks.json holds a hook Codex does not trust (the
-    person's own): wait for the review dialog and continue without trusting it (option 3)."""
-    term.wait_for(READY, 60)
+    person's own): wait for the review dialog and continue without trusting it (option 3). Raises
+    CodexGaveUp when Codex exited on its input drain instead."""
+    term.poll(lambda: READY in term.capture() or term.ended(), 60)
+    _gave_up(term)
+    assert READY in term.capture(), term.capture()
     if review:
-        term.wait_for(REVIEW, 30)
+        term.poll(lambda: REVIEW in term.capture() or term.ended(), 30)
+        _gave_up(term)
+        assert REVIEW in term.capture(), term.capture()
         # "3" picks option 3 (the dialog closes, or on some draws only the marker moves to it and Enter
         # confirms). A key typed while the dialog is drawn but not yet reading is lost, and Enter on
         # option 1 would open the hooks list instead: press "3" until the dialog is gone or the marker
@@ -196,7 +240,12 @@ def ready(term: Terminal, review: bool = False) -> None:
             term.send_keys("Enter")
         term.poll(lambda: REVIEW not in term.capture(), 10.0)
         assert REVIEW not in term.capture(), term.capture()
-        stray = re.search(r"^\s*› (3+)\s*$", term.capture(), re.M)  # a "3" that came late, typed as text
+        # the dialog also goes when Codex exits on its drain (the exit lands a moment later): wait for
+        # the composer back (empty, or holding a late "3") or the end
+        late = re.compile(r"^\s*› (3+)\s*$", re.M)
+        term.poll(lambda: term.ended() or READY in term.capture() or late.search(term.capture()) is not None, 10)
+        _gave_up(term)
+        stray = late.search(term.capture())  # a "3" that came late, typed as text
         if stray:
             term.send_keys(*["BSpace"] * len(stray.group(1)))
             term.poll(lambda: re.search(r"^\s*› 3+\s*$", term.capture(), re.M) is None, 5.0)

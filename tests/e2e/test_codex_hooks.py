@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from codex_home import CodexHome, exit_tui, prompt, ready
+from codex_home import CodexHome, exit_tui, prompt, tui
 from responses_standin import ResponsesScript, ResponsesStandIn
 
 pytestmark = pytest.mark.e2e
@@ -62,8 +62,7 @@ def test_install_trusts_a_tui_session_fires_our_hooks_and_uninstall_restores_hoo
     assert re.search(r"^trust: 4 hooks trusted in ", done.stdout, re.M), done.stdout
     assert trust_of(home) == ["trusted"] * 4
     home.hold_worker()  # the task stays as the hook left it
-    with home.terminal() as term:
-        ready(term, review=True)
+    with tui(home, review=True) as term:
         prompt(term, QUESTION)
         standin.wait_for(1, 60)
         term.wait_for(REPLY[:20], 30)
@@ -88,8 +87,7 @@ def test_install_trusts_a_tui_session_fires_our_hooks_and_uninstall_restores_hoo
 def test_session_end_of_a_tui_without_the_daemon_forces_the_task(home, standin):
     home.install()
     home.hold_worker()
-    with home.terminal("--no-daemon") as term:
-        ready(term)
+    with tui(home, "--no-daemon") as term:
         prompt(term, QUESTION)
         standin.wait_for(1, 60)
         term.wait_for(REPLY[:20], 30)

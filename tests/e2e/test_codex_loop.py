@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from codex_home import CodexHome, exit_tui, prompt, ready
+from codex_home import CodexHome, exit_tui, prompt, tui
 from loop_home import LoopHome
 from responses_standin import ResponsesRequest, ResponsesScript, ResponsesStandIn
 from standin import inline_system_text
@@ -87,8 +87,7 @@ def tui_session(codex: CodexHome, responses: ResponsesStandIn, turns: list[str],
     reply shows than before it (the earlier replies stay on screen: waiting for the text alone let a
     second turn end the session mid-answer, and its rollout missed the reply) and the TUI no longer
     says it is working."""
-    with codex.terminal(*args) as term:
-        ready(term)
+    with tui(codex, *args) as term:
         for text in turns:
             before = len(responses.model_requests())
             shown = term.capture(history=True).count(REPLY[:25])
