@@ -12,7 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 
-from lazy_harness.regular_file import open_regular
+from lazy_harness.regular_file import open_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,10 +120,10 @@ def fsync_dir(folder: str) -> None:
 
 
 def read_bytes(path: str) -> bytes | None:
-    """A file's bytes, None when it does not exist."""
+    """A file's bytes, None when it does not exist. A FIFO, a device or a socket in its place raises
+    ``regular_file.NotRegularFile`` at once (a plain open waited there for a writer that never came)."""
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
+        return read_regular(path)
     except FileNotFoundError:
         return None
 
