@@ -70,3 +70,27 @@ def test_a_default_home_session_is_distilled_with_the_default_home(isolated_home
     assert stats.processed == 1, tasks("failed") or tasks("done")
     [rec] = fake_codex.calls(fake)
     assert rec["codex_home"] == str(default)
+
+
+def test_a_codex_session_distilled_by_claude_says_nothing_of_its_codex_home(isolated_home, tmp_path, monkeypatch):
+    """``[worker] distiller = "claude"``: the call is ``claude -p``, which no ``CODEX_HOME`` concerns;
+    a session home the worker would refuse for ``codex exec`` is not named in worker.log as unused."""
+    from tests.support import fake_claude
+
+    claude = fake_claude.use(tmp_path, monkeypatch)
+    configure(isolated_home, min_user_chars=50)
+    with open(os.path.join(str(isolated_home), ".config", "lazy-harness", "config.toml"), "a") as fh:
+        fh.write('[worker]\ndistiller = "claude"\n')
+    project = tmp_path / "api"
+    project.mkdir()
+    custom = _own_codex_home(isolated_home)
+    os.chmod(custom, 0o777)  # refused for codex exec (another user could plant a config.toml)
+    _queue_codex_session(project, custom, {**os.environ, "CODEX_HOME": str(custom)})
+
+    stats = run_worker()
+
+    assert stats.processed == 1, tasks("failed") or tasks("done")
+    assert len(fake_claude.calls(claude)) == 1
+    with open(os.path.join(paths.logs_dir(), "worker.log")) as fh:
+        log = fh.read()
+    assert "processed" in log and "CODEX_HOME" not in log, log

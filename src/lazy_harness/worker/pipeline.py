@@ -171,10 +171,7 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
             "agent": agent_of(fields)}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
-    asking_env, unused = call_env(fields, env)
-    if unused:
-        log(unused)
-    answered = _ask(text, cfg, asking_env, sleep, log, meta, mtime, seen)
+    answered = _ask(text, cfg, _asking_env(fields, cfg, env, log), sleep, log, meta, mtime, seen)
     if isinstance(answered, Outcome):
         return answered
     raw, attempts = answered
@@ -265,6 +262,19 @@ def _prompt(view: View, memory_dir: str, learnings_dir: str, project: str, max_c
     if built.redacted:
         log(f"redacted {built.redacted} secret(s) from the prompt")
     return built.text
+
+
+def _asking_env(fields: dict, cfg: Config, env: Env | None, log: Log) -> Env | None:
+    """The model call's environment: a Codex session's own ``CODEX_HOME`` when ``codex exec`` distils it
+    (``task_trust.call_env``, why a home is not used logged); ``claude -p`` is no concern of it."""
+    from lazy_harness.worker import codex_distill
+
+    if codex_distill.chosen(cfg, env) != "codex":
+        return env
+    asking_env, unused = call_env(fields, env)
+    if unused:
+        log(unused)
+    return asking_env
 
 
 def _ask(text: str, cfg: Config, env: Env | None, sleep: Sleep, log: Log, meta: dict, mtime: float,
