@@ -245,3 +245,25 @@ def test_an_unexpected_error_is_a_500_naming_it_not_a_dropped_connection(server,
     monkeypatch.setattr(sections, "page", broken)
     status, _, body = request(server, "GET", page(server), cookie(server))
     assert status == 500 and "TypeError: object of type 'int' has no len()" in body
+
+
+def test_the_servers_own_error_answers_carry_the_pages_security_headers(server):
+    """An unsupported method and a request line too long to read are answered by the HTTP library's
+    error page (501, 414), not by the page's code: they too are plain text with the page's headers,
+    never HTML a browser would run unconfined."""
+    import socket
+
+    answers = [request(server, "PUT", page(server))]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as raw:
+        raw.sendall(b"GET /<script>" + b"x" * 70_000 + b" HTTP/1.1\r\n\r\n")
+        got = b""
+        while chunk := raw.recv(65536):
+            got += chunk
+    head, _, body = got.decode("utf-8", "replace").partition("\r\n\r\n")
+    status_line, *lines = head.split("\r\n")
+    answers.append((int(status_line.split()[1]), dict(line.split(": ", 1) for line in lines), body))
+    assert [status for status, _, _ in answers] == [501, 414]
+    for _, headers, body in answers:
+        assert "default-src 'none'" in headers["Content-Security-Policy"], headers
+        assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+        assert headers["Content-Type"].startswith("text/plain") and "<script>" not in body, body

@@ -198,6 +198,16 @@ class Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The HTTP library's own answers (an unsupported method, a request line or a header too long to
+        read) as plain text with the page's headers, not its HTML page without them; the connection closes."""
+        self.close_connection = True
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "Error"
+        self._send(code, f"{code} {phrase}: {message or phrase}\n".encode(), extra={"Connection": "close"})
+
     def _refuse(self, status: int, why: str) -> None:
         self._send(status, f"{status} {HTTPStatus(status).phrase}: {why}\n".encode())
 
