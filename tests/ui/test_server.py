@@ -267,3 +267,58 @@ def test_the_servers_own_error_answers_carry_the_pages_security_headers(server):
         assert "default-src 'none'" in headers["Content-Security-Policy"], headers
         assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
         assert headers["Content-Type"].startswith("text/plain") and "<script>" not in body, body
+
+
+class _PausedFirstLook(dict):
+    """The server's notes, whose first look at the oldest note (``next(iter(...))``) waits for ``go``."""
+
+    def __init__(self, inside, go):
+        super().__init__()
+        self.inside, self.go, self.waited = inside, go, False
+
+    def __iter__(self):
+        keys = super().__iter__()
+        notes = self
+
+        class Paused:
+            def __next__(self):
+                if not notes.waited:
+                    notes.waited = True
+                    notes.inside.set()
+                    notes.go.wait(10)
+                return next(keys)
+
+        return Paused()
+
+
+def test_two_actions_keeping_their_notes_at_once_both_keep_them(server):
+    """The page's notes are kept by the threads that answer forms: one dropping the oldest note while
+    another keeps a new one raised (the dict changed during its look) after the action was done."""
+    import threading
+
+    from lazy_harness.ui.server import NOTES_KEPT
+
+    inside, go = threading.Event(), threading.Event()
+    server.notes = _PausedFirstLook(inside, go)
+    for n in range(NOTES_KEPT):
+        server.notes[f"old{n}"] = ["earlier"]
+    errors, keys = [], []
+
+    def keep(text):
+        try:
+            keys.append(server.keep_note(text))
+        except Exception as exc:  # noqa: BLE001 - why: what a thread raised is the finding
+            errors.append(exc)
+
+    first = threading.Thread(target=keep, args=("first",))
+    first.start()
+    assert inside.wait(10)  # the first is between its look at the oldest note and taking it
+    second = threading.Thread(target=keep, args=("second",))
+    second.start()
+    second.join(0.5)  # why a wait: with the fault the second is done by now; fixed, it waits for the first
+    go.set()
+    first.join(10)
+    second.join(10)
+    assert errors == [] and len(keys) == 2, errors
+    assert sorted(server.notes[k][0] for k in keys) == ["first", "second"]
+    assert len(server.notes) == NOTES_KEPT

@@ -95,6 +95,7 @@ class UiServer(ThreadingHTTPServer):
         self.hosts = {f"{HOST}:{self.port}", f"localhost:{self.port}"}
         self.origins = {f"http://{h}" for h in self.hosts}
         self.notes: dict[str, list[str]] = {}
+        self.noting = threading.Lock()  # why: the threads answering forms keep and drop notes at once
         self.changing = threading.Lock()  # one action at a time: they write the memory files
         self.opener: str | None = None  # the file that led the browser here (ui/launch.py), until signed in
         self.connections = Connections(cap())
@@ -157,9 +158,10 @@ class UiServer(ThreadingHTTPServer):
 
     def keep_note(self, text: str) -> str:
         key = secrets.token_hex(8)
-        self.notes[key] = [text]
-        while len(self.notes) > NOTES_KEPT:
-            self.notes.pop(next(iter(self.notes)))
+        with self.noting:
+            self.notes[key] = [text]
+            while len(self.notes) > NOTES_KEPT:
+                self.notes.pop(next(iter(self.notes)))
         return key
 
 
