@@ -147,6 +147,9 @@ def clear(index_path: str) -> None:
     entries are indexed anew); an index that cannot be read is removed instead. The caller holds the lock."""
     from lazy_harness.recall.index import store
 
+    # why first: a writer killed after clearing left a short index while the files were as recorded, so
+    # no session start found it behind; with the records gone every folder's next start asks for a task
+    store.forget_seen(index_path)
     try:
         conn = store.connect(index_path)
         try:
