@@ -74,6 +74,17 @@ class FolderRefused(LhError):
     neither made nor opened there (the person's memory would be copied where they can read it)."""
 
 
+class Unopenable(LhError):
+    """SQLite cannot open the index's path (a folder there, a file without this user's permission): not
+    damage, nothing to build over, said on one line naming the path instead of SQLite's bare message."""
+
+
+def _cannot_open(path: str, why: str) -> Unopenable:
+    """What :class:`Unopenable` says of ``path``: a folder named as one, else ``why``."""
+    return Unopenable(f"the search index cannot be opened: {path}: {'a folder' if os.path.isdir(path) else why}",
+                      hint="move it away, then lh memory reindex")
+
+
 def own_folder(folder: str) -> str:
     """``folder``, made private (0700, parents too) when missing; :class:`FolderRefused` if not usable."""
     try:
@@ -96,8 +107,15 @@ def read_only(path: str, timeout: float) -> Connection:
     """The index at ``path`` opened read only (SQLite's ``mode=ro``): nothing is made or changed.
     why quoted: in a URI a "#", "?" or "%" of the path is syntax; a folder named "cache #2" was read
     as the file "cache " (made empty there) and the index was reported damaged."""
+    import stat
     from urllib.parse import quote
 
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except OSError:
+        mode = None  # why: SQLite says what is wrong
+    if mode is not None and not stat.S_ISREG(mode):  # why: SQLite's open of a FIFO waits for a writer for good
+        raise _cannot_open(path, "not a regular file")
     # why "file://" and an absolute path: a path starting "//" read as "file://<host>/..." (refused)
     return sqlite().connect(f"file://{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=timeout)
 
@@ -141,6 +159,8 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
                 conn.close()
+            if "unable to open" in str(exc):  # the file or its WAL: SQLite's message names neither
+                raise _cannot_open(path, str(exc)) from None
             # why: busy or locked is not damage: another process writing the index would lose its work
             if attempt == 2 or not create or not damaged(exc):
                 raise

@@ -73,7 +73,7 @@ def indexed_so_far(index_path: str) -> int:
             return lookup.doc_count(conn)
         finally:
             conn.close()
-    except (store.sqlite().Error, ValueError):
+    except (store.sqlite().Error, ValueError, store.Unopenable):
         return 0
 
 

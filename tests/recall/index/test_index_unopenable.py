@@ -1,0 +1,89 @@
+"""A folder in the index's place (or a file SQLite cannot open: no permission for this user): not damage
+(nothing to rebuild over), but no traceback either. The commands say so on one line naming the path,
+exit 1; the prompt hook exits 0 and logs one line naming it; the worker's index task fails naming it."""
+
+import os
+import subprocess
+import time
+
+import pytest
+
+from lazy_harness import paths
+from lazy_harness.memory import files
+from lazy_harness.queue import index_task
+from lazy_harness.recall.index import writer
+from tests.cli.lhrun import lh_script
+from tests.hooks.hookrun import hook_log, run_hook
+from tests.support import memory_samples as ms
+
+NOW = time.time()
+PROMPT = "the deploy scheduler ran twice last night, can we lock it in postgres"
+
+
+@pytest.fixture
+def folder_there(tmp_path):
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [
+        ms.decision(NOW - 9 * ms.DAY, "Use Postgres advisory locks for the deployment scheduler", "two runners",
+                    session_id="s-old")])
+    path = paths.recall_index_file()
+    assert writer.update(path, [mem], None)[0] == 1
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.unlink(path + suffix)
+    os.mkdir(path)
+    return root, mem, path
+
+
+@pytest.mark.parametrize("args", [("memory", "search", "deploy", "scheduler"), ("memory", "show", "--prompt", PROMPT),
+                                  ("memory", "reindex")])
+def test_a_command_says_it_on_one_line_naming_the_path(folder_there, args):
+    root, _, path = folder_there
+    r = subprocess.run([*lh_script(), *args], cwd=root, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("lh: ") and path in r.stderr and "hint: " in r.stderr, r.stderr
+
+
+def test_the_prompt_hook_exits_0_and_logs_one_line_naming_the_path(folder_there):
+    root, _, path = folder_there
+    r = run_hook("UserPromptSubmit", {"session_id": "s-1", "cwd": root, "hook_event_name": "UserPromptSubmit",
+                                      "prompt": PROMPT})
+    assert r.returncode == 0 and r.stdout == b"" and r.stderr == b"", r
+    last = hook_log(paths.claude_dir())[-1]
+    assert path in last, last
+
+
+def test_the_worker_names_the_path_when_the_index_task_fails(folder_there):
+    from lazy_harness.worker import loop
+
+    _, mem, path = folder_there
+    index_task.ask(paths.queue_dir(), mem)
+    loop.run(os.environ)
+    with open(os.path.join(paths.claude_dir(), "logs", "worker.log"), encoding="utf-8") as fh:
+        failed = [ln for ln in fh.read().splitlines() if "index task failed" in ln]
+    assert failed and path in failed[-1], failed
+
+
+def test_doctor_names_a_folder_in_the_index_place_without_calling_it_damaged(folder_there):
+    from tests.cli.lhrun import invoke
+
+    _, _, path = folder_there
+    found = [ln for ln in invoke("doctor").out.splitlines() if "recall index:" in ln]
+    assert len(found) == 1 and found[0].startswith("warn") and path in found[0], found
+    assert "damaged" not in found[0] and "a folder" in found[0], found
+
+
+def test_doctor_and_the_reindex_progress_do_not_wait_on_a_fifo_in_the_index_place(tmp_path):
+    from tests.cli.lhrun import invoke
+    from tests.support.fifo_wait import HUNG, call_beside
+
+    path = paths.recall_index_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.mkfifo(path)
+    assert call_beside([path], writer.indexed_so_far, path) == 0
+    out = call_beside([path], invoke, "doctor")
+    assert out is not HUNG
+    found = [ln for ln in out.out.splitlines() if "recall index:" in ln]
+    assert len(found) == 1 and found[0].startswith("warn") and path in found[0], found
