@@ -173,8 +173,8 @@ def read_learning(path: str) -> dict | None:
     deprecated, forgotten, damaged by a quote left open); None when unreadable, or empty (``state.EMPTY``)."""
     from lazy_harness.memory import state
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+    try:  # why open_regular: a FIFO in a learning's place held the writer (and the index's lock) for good
+        with open(lines.open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             text = fh.read(256 * 1024)
     except OSError:
         return None
@@ -243,8 +243,8 @@ def check(path: str, offset: int) -> str:
     import hashlib
 
     digest = hashlib.blake2b(digest_size=16)
-    try:
-        with open(path, "rb") as fh:
+    try:  # why open_regular: a FIFO in the file's place held the writer (and the index's lock) for good
+        with open(lines.open_regular(path)[0], "rb") as fh:
             left = offset
             while left > 0 and (chunk := fh.read(min(left, 1 << 20))):
                 digest.update(chunk)
