@@ -87,3 +87,20 @@ def test_doctor_and_the_reindex_progress_do_not_wait_on_a_fifo_in_the_index_plac
     assert out is not HUNG
     found = [ln for ln in out.out.splitlines() if "recall index:" in ln]
     assert len(found) == 1 and found[0].startswith("warn") and path in found[0], found
+
+
+def test_the_writer_does_not_wait_on_a_fifo_in_the_index_place_and_builds_it_again(tmp_path):
+    """The writer's making of the file (an open for writing, so SQLite does not make it 0644) waited for a
+    reader of the FIFO for good, holding the index's lock: reindex, search and the worker hung."""
+    from tests.recall.index.test_writer import rows
+    from tests.support.fifo_wait import HUNG, call_beside
+
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "Keep the stylesheet in one file")])
+    path = paths.recall_index_file()
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.mkfifo(path)
+    got = call_beside([path], writer.update, path, [mem], None, fresh=True)
+    assert got is not HUNG
+    assert got[0] == 1 and rows(path)[0] == 1  # the FIFO taken for a damaged index: removed, built again

@@ -131,9 +131,10 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     for attempt in (1, 2):
         conn = None
         if create:
-            # why: SQLite would make it 0644; in the loop: a file removed below is made again by attempt 2
+            # why: SQLite would make it 0644; in the loop: a file removed below is made again by attempt 2.
+            # O_NONBLOCK: a FIFO in the file's place held this open (and the writer's lock) for good
             try:
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK, 0o600))
             except OSError:
                 pass  # connect says what is wrong
         try:
