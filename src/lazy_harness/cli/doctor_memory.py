@@ -58,7 +58,7 @@ def check_index(r: Report) -> None:
         ok = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
         if ok != "ok":
             raise sqlite3.DatabaseError(f"quick_check: {ok}")
-    except index.Unopenable as exc:  # a folder or a FIFO there: nothing SQLite can read, no damage
+    except index.FileRefused as exc:  # a folder or a FIFO there: nothing SQLite can read, no damage
         r.line("warn", "recall index", exc.message, exc.hint)
         return
     except Exception as exc:  # why: a damaged file fails in several types (see index.damaged)

@@ -104,3 +104,20 @@ def test_the_writer_does_not_wait_on_a_fifo_in_the_index_place_and_builds_it_aga
     got = call_beside([path], writer.update, path, [mem], None, fresh=True)
     assert got is not HUNG
     assert got[0] == 1 and rows(path)[0] == 1  # the FIFO taken for a damaged index: removed, built again
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+def test_a_folder_in_place_of_the_index_wal_or_shm_is_named_on_one_line(folder_there, suffix):
+    """SQLite cannot open the WAL (unable to open) or opens the index read only without its shared
+    memory file (attempt to write a readonly database): the writer says which file is in the way."""
+    root, mem, path = folder_there
+    os.rmdir(path)
+    assert writer.update(path, [mem], None)[0] == 1
+    for gone in ("-wal", "-shm"):
+        if os.path.exists(path + gone):
+            os.unlink(path + gone)
+    os.mkdir(path + suffix)
+    r = subprocess.run([*lh_script(), "memory", "reindex"], cwd=root, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("lh: ") and f"{path}{suffix}: a folder" in r.stderr, r.stderr

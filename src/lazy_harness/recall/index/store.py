@@ -74,15 +74,27 @@ class FolderRefused(LhError):
     neither made nor opened there (the person's memory would be copied where they can read it)."""
 
 
-class Unopenable(LhError):
-    """SQLite cannot open the index's path (a folder there, a file without this user's permission): not
-    damage, nothing to build over, said on one line naming the path instead of SQLite's bare message."""
+class FileRefused(LhError):
+    """The index's file cannot be opened or written (a folder in its place or its WAL's, no permission
+    for this user, a full disk): not damage, nothing to build over; said on one line naming the file
+    instead of SQLite's message, which names none."""
 
 
-def _cannot_open(path: str, why: str) -> Unopenable:
-    """What :class:`Unopenable` says of ``path``: a folder named as one, else ``why``."""
-    return Unopenable(f"the search index cannot be opened: {path}: {'a folder' if os.path.isdir(path) else why}",
-                      hint="move it away, then lh memory reindex")
+# SQLite's words when the file's place or the disk refuses it, not its content (``damaged`` says no)
+REFUSED = ("unable to open", "readonly", "read-only", "is full")
+
+
+def refused(path: str, exc: BaseException) -> FileRefused | None:
+    """:class:`FileRefused` for SQLite's ``exc`` when it is one of ``REFUSED``, else None."""
+    said = str(exc)
+    return _refused(path, said) if any(word in said for word in REFUSED) else None
+
+
+def _refused(path: str, why: str) -> FileRefused:
+    """What :class:`FileRefused` says: the index's file, or its WAL or shared memory, that is a folder."""
+    folder = next((p for p in (path, path + "-wal", path + "-shm") if os.path.isdir(p)), None)
+    return FileRefused(f"the search index cannot be opened: {folder or path}: {'a folder' if folder else why}",
+                       hint="move it away, then lh memory reindex")
 
 
 def own_folder(folder: str) -> str:
@@ -115,7 +127,7 @@ def read_only(path: str, timeout: float) -> Connection:
     except OSError:
         mode = None  # why: SQLite says what is wrong
     if mode is not None and not stat.S_ISREG(mode):  # why: SQLite's open of a FIFO waits for a writer for good
-        raise _cannot_open(path, "not a regular file")
+        raise _refused(path, "not a regular file")
     # why "file://" and an absolute path: a path starting "//" read as "file://<host>/..." (refused)
     return sqlite().connect(f"file://{quote(os.path.abspath(path))}?mode=ro", uri=True, timeout=timeout)
 
@@ -160,8 +172,8 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
         except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
             if conn is not None:
                 conn.close()
-            if "unable to open" in str(exc):  # the file or its WAL: SQLite's message names neither
-                raise _cannot_open(path, str(exc)) from None
+            if (refusal := refused(path, exc)) is not None:  # why: SQLite's message names no file
+                raise refusal from None
             # why: busy or locked is not damage: another process writing the index would lose its work
             if attempt == 2 or not create or not damaged(exc):
                 raise

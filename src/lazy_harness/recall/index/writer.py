@@ -59,6 +59,10 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
         for line in intent.settle_all():  # why: never index what a writer killed before its commit left (ADR 0021)
             log(line)
         return _update_locked(index_path, mdirs, ldir, log, fresh, deep)
+    except store.sqlite().OperationalError as exc:  # a folder in the shared memory file's place, a full disk
+        if (refusal := store.refused(index_path, exc)) is None:
+            raise
+        raise refusal from None
     finally:
         os.close(fd)
 
@@ -73,7 +77,7 @@ def indexed_so_far(index_path: str) -> int:
             return lookup.doc_count(conn)
         finally:
             conn.close()
-    except (store.sqlite().Error, ValueError, store.Unopenable):
+    except (store.sqlite().Error, ValueError, store.FileRefused):
         return 0
 
 
