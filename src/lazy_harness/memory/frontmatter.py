@@ -16,8 +16,10 @@ def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096)
     A scope or status, and a key given on several lines, read as :func:`settle` says."""
     out: dict[str, str] = {}
     twice: dict[str, list] = {}
+    from lazy_harness.regular_file import open_regular  # why: only ``os``; a FIFO there held open() for good
+
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        with open(open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
             head = fh.read(limit)
     except OSError:
         return out
@@ -302,8 +304,10 @@ def not_closed(text: str) -> bool:
 
 def file_not_closed(path: str) -> bool:
     """:func:`not_closed` of a learning file's first ``MAX_OPEN_SCAN`` characters (False unreadable)."""
+    from lazy_harness.regular_file import open_regular  # why: only ``os``; a FIFO there held open() for good
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             return not_closed(fh.read(MAX_OPEN_SCAN))
     except OSError:
         return False
