@@ -3,6 +3,7 @@ written (a line copied and reworded by hand, its ``id`` kept, is the person's ne
 in place is), unless the id is the hash of one line's summary and a later one came with ``lh sync``
 merely carrying it: such a line is shown nowhere, and the entry stands.
 
+Two lines whose different summaries both hash to the id (:func:`collided`) are two entries, each shown.
 One rule for every reader: the index's writer (``recall.index.sources``, ``recall.index.apply``),
 SessionStart's digest (``recall.readback.digest``), ``lh memory show`` and the page. Hot path: only
 our hot-path ``memory`` modules at import time.
@@ -40,6 +41,13 @@ def standing(claims: list[int]) -> tuple[int, list[int]]:
     return kept[-1], kept
 
 
+def collided(summaries: list[object], kind: str) -> bool:
+    """Whether the lines of one id that claim it as ``OWN`` (their ``summaries``) are entries of their
+    own: two different summaries the id is the hash of, a collision of its 8 hex characters in lines
+    written before ids were checked (ADR 0043). Not an edit: each stands, none is set aside."""
+    return len({ids.key_of(kind, summary) for summary in summaries}) > 1
+
+
 def one_each(recs: list[dict], kind: str) -> list[dict]:
     """``recs`` (oldest first, decisions or failures of one file) with one line for each id, the one
     that stands (:func:`standing`), in its place."""
@@ -51,6 +59,9 @@ def one_each(recs: list[dict], kind: str) -> list[dict]:
     drop: set[int] = set()
     for eid, at in places.items():
         if len(at) > 1:
-            top, _ = standing([claim_of(recs[k], kind, eid) for k in at])
+            claims = [claim_of(recs[k], kind, eid) for k in at]
+            if collided([recs[k].get("summary") for k, c in zip(at, claims, strict=True) if c == OWN], kind):
+                continue
+            top, _ = standing(claims)
             drop.update(k for n, k in enumerate(at) if n != top)
     return [rec for k, rec in enumerate(recs) if k not in drop]

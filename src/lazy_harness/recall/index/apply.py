@@ -119,14 +119,26 @@ def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[i
     (``sources.standing``) and set the others aside, in the caller's transaction. An id carried by one
     entry just indexed (``fresh``: its rowid), the usual case, costs one look-up."""
     head, where = ([unit], "unit=?") if unit is not None else ([], "kind='learning'")
-    sql = f"SELECT rowid, id, twin, claim, aside, unit, line FROM entry WHERE {where} AND id IN ({{}})"
+    sql = f"SELECT rowid, id, twin, claim, aside, unit, line, kind, title FROM entry WHERE {where} AND id IN ({{}})"
     groups: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
     for row in lookup.rows_in(conn, sql, sorted(set(eids)), *head):
         groups.setdefault((row[1], row[2] or ""), []).append(row)
-    for rows in groups.values():
+    for rows in _collided_apart(list(groups.values())):
         # why one not just indexed too: it may hold the words of a copy gone since, or be set aside
         if len(rows) > 1 or rows[0][4] or rows[0][0] not in fresh:
             _stand(conn, sorted(rows, key=lambda r: (r[5], r[6])), pending)
+
+
+def _collided_apart(groups: list[list[tuple[Any, ...]]]) -> list[list[tuple[Any, ...]]]:
+    """``groups`` with each group of lines whose different summaries both hash to its id
+    (``standing.collided``: two entries, not one edited) split into one group per line."""
+    from lazy_harness.memory import standing
+
+    out: list[list[tuple[Any, ...]]] = []
+    for rows in groups:
+        own = [r[8] for r in rows if r[3] == sources.OWN]
+        out += [[r] for r in rows] if len(rows) > 1 and standing.collided(own, rows[0][7]) else [rows]
+    return out
 
 
 def _stand(conn: Connection, rows: list[tuple[Any, ...]], pending: Pending) -> None:

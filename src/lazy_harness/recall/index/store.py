@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 # what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
 # is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; 19: a name read as
 # words by the hold check, ADR 0033; 20: one entry stands for an id carried by two texts, ADR 0059;
-# 21: an open item a merge brought in is labelled synced, ADR 0032; the rest: git)
-VERSION = "21"
+# 21: an open item a merge brought in is labelled synced, ADR 0032; 22: two old lines whose different
+# summaries hash to one id both stand, ADR 0059; the rest: git)
+VERSION = "22"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
