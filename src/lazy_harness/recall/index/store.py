@@ -223,15 +223,19 @@ NOT_DAMAGE = ("locked", "busy", "interrupt", "unable to open", "readonly", "read
 def damaged(exc: BaseException) -> bool:
     """Whether ``exc``, raised opening or reading the index, means the file is damaged and must be built
     again: SQLite's errors about the file (malformed, not a database, a missing table, an unknown
-    version) but those ``NOT_DAMAGE`` names; a text that is not UTF-8 (a schema name so damaged fails
-    decoding SQLite's message); a stored value of the wrong size. Anything else (our bug, a memory file
-    that cannot be read) is raised and the index kept: a rebuild does not cure a bug in the code that
-    reads it, and once threw away an index that took minutes to build at every prompt that met the bug."""
+    version) but those ``NOT_DAMAGE`` names and those of our own statements (a broken constraint); a
+    text that is not UTF-8 (a schema name so damaged fails decoding SQLite's message); a stored value of
+    the wrong size. Anything else (our bug, a memory file that cannot be read) is raised and the index
+    kept: a rebuild does not cure a bug in the code that reads it, and once threw away an index that
+    took minutes to build at every prompt that met the bug."""
     import struct
 
     sqlite3 = sqlite()
-    if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError)):
-        return False  # the API used wrongly (a closed connection, wrong bindings): our bug, not the file's
+    if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError, sqlite3.IntegrityError, sqlite3.DataError,
+                        sqlite3.NotSupportedError)):
+        # the API used wrongly (a closed connection, wrong bindings), a constraint our own statement broke,
+        # a value too big: our bug, and a rebuild would meet it again
+        return False
     if isinstance(exc, sqlite3.OperationalError):
         return not any(word in str(exc).lower() for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
