@@ -101,14 +101,7 @@ def index_tasks(cfg: Config, env: Env | None) -> bool:
     for the next worker; this one does not go round again for it)."""
     from lazy_harness.worker import reindex
 
-    try:
-        reindex.run_tasks(env, paths.memory_root(cfg["memory"]["path"] or None, env),
-                          paths.learnings_dir(cfg["knowledge"]["path"] or None, env),
-                          lambda m: _log(env, f"worker {os.getpid()}: {m}"))
-        return True
-    except Exception as exc:  # why: the index is a cache; it must never stop the queue (the task stays)
-        _log(env, f"worker {os.getpid()}: index task failed: {type(exc).__name__}: {exc}")
-        return False
+    return reindex.run_logged(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}"))
 
 
 def sweep_idle(q: str, cfg: Config, env: Env | None) -> None:

@@ -14,7 +14,20 @@ from lazy_harness.queue import index_task
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
+
+
+def run_logged(cfg: Config, env: Env | None, log: Callable[[str], object]) -> bool:
+    """:func:`run_tasks` for the memory root and learnings of ``cfg``; False when one failed, logged
+    (it stays for the next worker)."""
+    try:  # why: the index is a cache; it must never stop the queue (the task stays)
+        run_tasks(env, paths.memory_root(cfg["memory"]["path"] or None, env),
+                  paths.learnings_dir(cfg["knowledge"]["path"] or None, env), log)
+        return True
+    except Exception as exc:
+        log(f"index task failed: {type(exc).__name__}: {exc}")
+        return False
 
 
 def run_tasks(env: Env | None, root: str, ldir: str, log: Callable[[str], object]) -> int:
