@@ -73,6 +73,7 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
     ended meanwhile goes next."""
     from lazy_harness.worker import backfill_share, calls, storage
 
+    indexing = True  # why: an index task that failed stays for the next worker, tried once here
     while True:
         tasks = backfill_share.next_tasks(q, stats.held)
         if not tasks:
@@ -97,7 +98,7 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
                 storage.stop(env, stats.storage)
                 _log(env, f"worker {os.getpid()}: memory writing waits: {stats.storage}; tasks stay pending")
                 return
-            _index_first(q, cfg, env)
+            indexing = indexing and _index_first(q, cfg, env)
             status = one_task.process_one(q, name, cfg, env, sleep, stats.projects)
             if not _count(stats, name, status):
                 return
@@ -105,15 +106,17 @@ def drain(q: str, cfg: Config, env: Env | None, stats: Stats, limit: int | None 
                 break  # why: listed again, so a task queued meanwhile by a session's end goes first
 
 
-def _index_first(q: str, cfg: Config, env: Env | None) -> None:
+def _index_first(q: str, cfg: Config, env: Env | None) -> bool:
     """The index tasks that arrived since the drain began (a hand edit a session start found), before
-    the next session's task: they need no model call, and a run of sessions' calls takes minutes."""
+    the next session's task: they need no model call, and a run of sessions' calls takes minutes.
+    False when one failed."""
     from lazy_harness.queue import index_task
 
-    if index_task.waiting(q):
-        from lazy_harness.worker import reindex
+    if not index_task.waiting(q):
+        return True
+    from lazy_harness.worker import reindex
 
-        reindex.run_logged(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}"))
+    return reindex.run_logged(cfg, env, lambda m: _log(env, f"worker {os.getpid()}: {m}"))
 
 
 def _count(stats: Stats, name: str, status: str | None) -> bool:
