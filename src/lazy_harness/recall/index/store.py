@@ -123,8 +123,8 @@ def read_only(path: str, timeout: float) -> Connection:
     import stat
     from urllib.parse import quote
 
-    try:
-        mode: int | None = os.stat(path).st_mode
+    try:  # why lstat: a link is not the index (``connect``)
+        mode: int | None = os.lstat(path).st_mode
     except OSError:
         mode = None  # why: SQLite says what is wrong
     if mode is not None and not stat.S_ISREG(mode):  # why: SQLite's open of a FIFO waits for a writer for good
@@ -141,6 +141,12 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     sqlite3 = sqlite()
     if create:
         own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
+    if os.path.islink(path):
+        # why: SQLite follows a link: the writer wrote the person's memory into the file it named (another
+        # user's, another program's database) and a reader switched that file to WAL mode. Not ours: damage
+        if not create:
+            raise sqlite3.DatabaseError("a link in the index's place")
+        remove(path)
     for attempt in (1, 2):
         conn = None
         if create:
