@@ -62,3 +62,23 @@ def test_the_prompt_hook_reads_nothing_through_a_link(linked):
     assert not os.path.exists(other + "-wal") and not os.path.exists(other + "-shm")
     assert " index=damaged " in hook_log(paths.claude_dir())[-1]
     assert not os.path.lexists(path) or not os.path.islink(path)
+
+
+@pytest.mark.parametrize("suffix", ["-wal", "-shm"])
+def test_a_link_in_place_of_the_wal_or_shm_is_never_written_through(tmp_path, suffix):
+    root = ms.make_project(tmp_path, "proj")
+    mem = paths.memory_dir(root)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 9, "Keep the stylesheet in one file")])
+    path = paths.recall_index_file()
+    assert writer.update(path, [mem], None)[0] == 1
+    for gone in ("-wal", "-shm"):
+        if os.path.exists(path + gone):
+            os.unlink(path + gone)
+    other = str(tmp_path / "someone-elses-file")
+    with open(other, "w") as fh:
+        fh.write("their words\n")
+    os.symlink(other, path + suffix)
+    ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW, "Cut the release train on Tuesdays")])
+    assert writer.update(path, [mem], None)[0] == 1
+    assert open(other).read() == "their words\n"
+    assert not os.path.islink(path + suffix)

@@ -141,12 +141,7 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     sqlite3 = sqlite()
     if create:
         own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
-    if os.path.islink(path):
-        # why: SQLite follows a link: the writer wrote the person's memory into the file it named (another
-        # user's, another program's database) and a reader switched that file to WAL mode. Not ours: damage
-        if not create:
-            raise sqlite3.DatabaseError("a link in the index's place")
-        remove(path)
+    _no_links(path, create)
     for attempt in (1, 2):
         conn = None
         if create:
@@ -186,6 +181,24 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
                 raise
             remove(path)
     raise AssertionError("unreachable")
+
+
+def _no_links(path: str, create: bool) -> None:
+    """A link in place of the index (or its WAL, its shared memory) removed by the writer; a reader's
+    ``DatabaseError`` (``damaged``). why: SQLite follows a link: the writer wrote the person's memory into
+    the file it named (another user's, another program's database) and a reader switched that file to
+    WAL mode; a link in the WAL's place failed every open ("unable to open")."""
+    links = [p for p in (path, path + "-wal", path + "-shm") if os.path.islink(p)]
+    if links and not create:
+        raise sqlite().DatabaseError(f"a link in the index's place: {links[0]}")
+    for link in links:
+        if link == path:
+            remove(path)  # why: the index's records go with it
+        else:
+            try:
+                os.unlink(link)
+            except FileNotFoundError:
+                pass
 
 
 def _made(conn: Connection) -> Connection:
