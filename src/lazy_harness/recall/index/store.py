@@ -81,6 +81,12 @@ class FileRefused(LhError):
     instead of SQLite's message, which names none."""
 
 
+class BeingMade(Exception):
+    """A file with no table in the index's place, to a reader: a writer has just made it and not yet
+    committed its schema (``connect``). Not damage: removed, the writer's build would go into a file no
+    longer there; the reader takes it for a missing index."""
+
+
 # SQLite's words when the file's place or the disk refuses it, not its content (``damaged`` says no)
 REFUSED = ("unable to open", "readonly", "read-only", "is full")
 
@@ -167,6 +173,8 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
                     raise
             if row is not None and row[0] == VERSION:
                 return conn
+            if row is None and not create and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise BeingMade(path)
             if row is not None or not create:
                 raise sqlite3.DatabaseError(f"{OTHER_VERSION} {row[0]}" if row else "no index in the file")
             forget_seen(path)  # why: an index made anew holds nothing the records could say

@@ -181,6 +181,8 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
         admit.hold_back(ranked, mdir, env)
         info["entries"] = lookup.doc_count(conn)
         return ranked, info
+    except store.BeingMade:  # why: a writer's file before its schema: nothing to read, nothing to remove
+        return [], {"index": "missing"}
     except Exception as exc:
         if not store.damaged(exc):
             raise
