@@ -121,3 +121,13 @@ def test_a_folder_in_place_of_the_index_wal_or_shm_is_named_on_one_line(folder_t
     assert r.returncode == 1, (r.stdout, r.stderr)
     assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
     assert r.stderr.startswith("lh: ") and f"{path}{suffix}: a folder" in r.stderr, r.stderr
+
+
+def test_a_full_disk_is_said_as_a_write_that_failed_naming_the_index():
+    import sqlite3
+
+    from lazy_harness.recall.index import store
+
+    said = str(store.refused("/c/index.sqlite", sqlite3.OperationalError("database or disk is full")))
+    assert said.startswith("the search index cannot be written: /c/index.sqlite: ") and "free some space" in said
+    assert store.refused("/c/index.sqlite", sqlite3.OperationalError("no such column: x")) is None

@@ -100,8 +100,10 @@ def refused(path: str, exc: BaseException) -> FileRefused | None:
 def _refused(path: str, why: str) -> FileRefused:
     """What :class:`FileRefused` says: the index's file, or its WAL or shared memory, that is a folder."""
     folder = next((p for p in (path, path + "-wal", path + "-shm") if os.path.isdir(p)), None)
-    return FileRefused(f"the search index cannot be opened: {folder or path}: {'a folder' if folder else why}",
-                       hint="move it away, then lh memory reindex")
+    verb = "written" if not folder and "full" in why else "opened"
+    return FileRefused(f"the search index cannot be {verb}: {folder or path}: {'a folder' if folder else why}",
+                       hint="free some space, then lh memory reindex" if verb == "written"
+                       else "move it away, then lh memory reindex")
 
 
 def own_folder(folder: str) -> str:
