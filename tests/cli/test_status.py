@@ -268,3 +268,36 @@ def test_a_claim_while_a_worker_holds_the_lock_is_being_distilled(here):
     assert any(line.endswith("  11111111  being distilled now") for line in lines), lines
     assert "queue: 0 pending, 1 being distilled, 0 failed (lh queue)" in lines
     assert not any("interrupted" in line for line in lines)
+
+
+def test_an_older_index_and_a_link_or_fifo_in_its_place_are_said_as_the_worker_treats_them(here, tmp_path):
+    """An index of another version is built again by the worker when a session start or a prompt asks
+    (not "at the next prompt"); a link or a FIFO in the index's place is no index, and status neither
+    opens what a link names (for writing, as its busy check does) nor waits on a FIFO."""
+    mdir = paths.memory_dir(here)
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW - 60, "queue in Postgres")])
+    index_file = paths.recall_index_file()
+    writer.update(index_file, [mdir], None)
+    with sqlite3.connect(index_file) as conn:
+        conn.execute("UPDATE meta SET v='1' WHERE k='version'")
+    conn.close()
+    (line,) = [line for line in status_lines() if line.startswith("index: ")]
+    assert line == "index: of an older version: the worker builds it again (a session start or a prompt asks " \
+                   "for it), or lh memory reindex", line
+
+    theirs = tmp_path / "another-program.sqlite"
+    os.replace(index_file, theirs)
+    os.symlink(theirs, index_file)
+    before = sorted(os.listdir(tmp_path))
+    (line,) = [line for line in status_lines() if line.startswith("index: ")]
+    assert line == f"index: not an index: {index_file} is a link (the worker or lh memory reindex puts " \
+                   "the index in its place)", line
+    assert sorted(os.listdir(tmp_path)) == before  # no -wal or -shm beside what the link names
+
+    os.unlink(index_file)
+    os.mkfifo(index_file)
+    from tests.support.fifo_wait import call_beside
+
+    lines = call_beside([index_file], status_lines)
+    assert f"index: not an index: {index_file} is a FIFO (the worker or lh memory reindex puts the index " \
+           "in its place)" in lines, lines

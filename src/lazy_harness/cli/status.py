@@ -224,8 +224,10 @@ def index_state() -> str:
     from lazy_harness.recall.index import lookup, store as index
 
     path = paths.recall_index_file()
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         return "not built yet: the worker builds it (a session start asks for it), or lh memory reindex"
+    if odd := _not_a_file(path):
+        return odd
     try:
         conn = sqlite3.connect(path, timeout=0, isolation_level=None)
     except sqlite3.Error as exc:
@@ -240,7 +242,8 @@ def index_state() -> str:
             raise
         row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
         if row is None or row[0] != index.VERSION:
-            return "of an older version: rebuilt at the next prompt or lh memory search"
+            return "of an older version: the worker builds it again (a session start or a prompt asks for it), " \
+                   "or lh memory reindex"
         entries = lookup.doc_count(conn)
     except sqlite3.Error as exc:
         return f"cannot read {path}: {exc} (lh memory reindex)"
@@ -249,6 +252,24 @@ def index_state() -> str:
     stamps = [os.stat(p).st_mtime for p in (path, path + "-wal") if os.path.exists(p)]
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(max(stamps))) if stamps else "?"
     return f"built, {entries} entries (last written {when})"
+
+
+def _not_a_file(path: str) -> str | None:
+    """What status says of something other than a regular file in the index's place, without opening it:
+    a link is never followed (ADR 0031: what it names is not ours to open for writing), a FIFO would hold
+    the open; the writer replaces both, a folder is the person's to move. None for a regular file."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return f"not an index: {path} is a folder (move it away, then lh memory reindex)"
+    kind = "a link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+    return f"not an index: {path} is {kind} (the worker or lh memory reindex puts the index in its place)"
 
 
 def sync_state(cfg: Config) -> str:
