@@ -322,3 +322,20 @@ def test_two_actions_keeping_their_notes_at_once_both_keep_them(server):
     assert errors == [] and len(keys) == 2, errors
     assert sorted(server.notes[k][0] for k in keys) == ["first", "second"]
     assert len(server.notes) == NOTES_KEPT
+
+
+def test_an_action_whose_index_update_failed_says_so_beside_what_it_did(server, seeded, monkeypatch):
+    """As the commands say on stderr: the memory is written, the index was not brought up to date, and
+    the next session start asks for it; the page said only what the action did."""
+    from lazy_harness.recall.index import writer
+
+    def refused(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(writer, "after_write", refused)
+    form = urlencode({"project": server_key(server, seeded), "id": seeded.sqlite, "token": server.form_token})
+    status, headers, _ = request(server, "POST", page(server, "/action/forget"), cookie(server), body=form)
+    assert status == 303 and seeded.sqlite in marks.hidden(seeded.mdir)
+    body = html.unescape(request(server, "GET", headers["Location"], cookie(server))[2])
+    assert "the search index was not updated (OSError: [Errno 28] No space left on device); the next " \
+           "session start asks for it" in body, body[-2000:]

@@ -74,14 +74,16 @@ def approve(p: Project, form: dict, cfg: Config, now: float) -> str:
 ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}
 
 
-def index_after(p: Project, env: Mapping[str, str] | None) -> None:
+def index_after(p: Project, env: Mapping[str, str] | None) -> str | None:
     """The recall index brought up to date with what an action wrote (ADR 0042): now, or by the
-    worker when another writer holds it."""
+    worker when another writer holds it. Returns what to say when it failed, as the commands say it
+    (the page has no stderr), else None."""
     from lazy_harness.queue import index_task
     from lazy_harness.recall.index import writer
 
     try:
         if writer.after_write(env, p.memory_dir, p.learnings_dir) is None:
             index_task.ask_worker(env, p.memory_dir)
-    except Exception:  # why: the change is written; the next session start finds the index behind
-        pass
+    except Exception as exc:  # why: the change is written; the next session start finds the index behind
+        return f"lh: the search index was not updated ({type(exc).__name__}: {exc}); the next session start asks for it"
+    return None

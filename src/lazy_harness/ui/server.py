@@ -375,7 +375,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             with self.server.changing:
                 said = act(project, form, cfg, time.time())
-                actions.index_after(project, self.server.env)
+                if unindexed := actions.index_after(project, self.server.env):
+                    said = f"{said}; {unindexed}"
         except LhError as exc:
             said = f"lh: {exc}"
         note = self.server.keep_note(said)
