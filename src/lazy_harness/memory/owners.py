@@ -100,18 +100,24 @@ def assign(memory_root: str, lid: str, key: str, now: float) -> bool:
 # --- memory folders whose project moved -------------------------------------------------------------
 
 def learnings_by_key(learnings_dir: str) -> dict[str, int]:
-    """How many learnings were written under each memory key (their ``project_folder``)."""
+    """How many learnings were written under each memory key (their ``project_folder``), and, for
+    each learning written without one (``origin: <name>`` only), its id counted once: the folder that
+    adopted it holds it (:func:`holds`). why one map: a learning id (``l-...``) is never a memory key."""
     out: dict[str, int] = {}
     for p in files.recent_learning_files(learnings_dir, 10**9):
-        key = frontmatter.read_frontmatter_values(p, ("project_folder",)).get("project_folder")
+        quick = frontmatter.read_frontmatter_values(p, ("project_folder", "id", "origin", "title"))
+        key = quick.get("project_folder") or ids.of_learning(quick, path=p)
         if isinstance(key, str) and key:
             out[key] = out.get(key, 0) + 1
     return out
 
 
 def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = None) -> dict[str, int]:
-    """What a memory folder holds: decision and failure lines, open items, learnings written under its
-    key (``by_key``: :func:`learnings_by_key` when the caller counted them already, for many folders)."""
+    """What a memory folder holds: decision and failure lines, open items, learnings that are its
+    own: written under its key or a key it counts as its own (an alias), or adopted by it (``by_key``:
+    :func:`learnings_by_key` when the caller counted them already, for many folders). why the adopted
+    ones too: a folder whose only memory was a learning it adopted read as empty, so after its project
+    moved ``lh memory path --old`` did not list it, and the learning was in no project."""
     from lazy_harness.memory import handoff
 
     out = {}
@@ -122,8 +128,9 @@ def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = N
         except OSError:
             out[kind] = 0
     out["open items"] = len(handoff.open_for_reading(memory_dir))
-    key = os.path.basename(memory_dir.rstrip(os.sep))
-    out["learnings"] = (learnings_by_key(learnings_dir) if by_key is None else by_key).get(key, 0)
+    counts = learnings_by_key(learnings_dir) if by_key is None else by_key
+    own = aliases.owned(memory_dir)
+    out["learnings"] = sum(counts.get(k, 0) for k in own.keys | own.adopted)
     return out
 
 
