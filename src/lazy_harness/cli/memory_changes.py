@@ -139,7 +139,8 @@ def _say_unreadable(cwd: str, mdir: str) -> None:
 @_PROJECT
 def undo(run: str | None, project: str | None) -> None:
     """Put back the files a run changed (default: the newest run not yet undone), also one journaled
-    under the project's earlier key (lh memory history lists them)."""
+    under the project's earlier key (lh memory history lists them). RUN may be an entry's id (as lh
+    memory search shows a forgotten one): the newest run that changed that entry alone is undone."""
     from lazy_harness.memory import by_hand, project_runs
 
     if run is not None:

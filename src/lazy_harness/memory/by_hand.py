@@ -372,7 +372,9 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
         one = the_one(eid, by_id.get(eid, []), _named, "lh memory held",
                        key=None if kind == "learning" else lambda h: normalise(h.get("text")))
         if one is None:
-            raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}", hint="lh memory held")
+            # why the undo: search lists a forgotten entry beside the held ones, and approve is not what brings it back
+            raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}",
+                          hint=f"lh memory held; a forgotten entry comes back with lh memory undo {eid}")
         # why every file: a copy of the learning left held (or waiting) would keep it from sessions
         found.append((eid, kind, list(one.get("files") or [one["file"]]) if kind == "learning" else [""]))
         # why before any write: a secret holds an entry whatever approved it (ADR 0056)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness.memory import ids
+
 
 def earlier_folders(folder: str | None, mdir: str) -> list[tuple[str, bool]]:
     """The folders of this project's earlier keys, whose journals are its history too: each folder its
@@ -60,6 +62,8 @@ def to_undo(folder: str | None, mdir: str, name: str, run: str | None) -> str | 
     from lazy_harness.memory import by_hand, journal, runs_here
 
     found = runs(folder, mdir, name)
+    if run and ids.kind_of(run) is not None:  # an entry's id, as lh memory search shows it: its newest run
+        run = _run_of_entry(found, run)
     if run:
         hits = [(d, where) for d, where in found if d["run"] == run or d["run"].startswith(run)]
         if len(hits) > 1:
@@ -74,6 +78,34 @@ def to_undo(folder: str | None, mdir: str, name: str, run: str | None) -> str | 
     # why no check of the answer: gone since it was listed, journal.undo says there is no such run
     journal.copy_run(str(data["run"]), str(where), mdir)
     return str(data["run"])
+
+
+def _run_of_entry(found: list[tuple[dict, str | None]], eid: str) -> str:
+    """The newest run not undone yet (of a kind undo undoes) whose changes name entry ``eid``, when it
+    changed that entry alone. why: ``lh memory search`` labels a forgotten entry by its id, and the
+    person brings it back by that id; a run that changed others too (a consolidation) would put them
+    back as well, so it is named, not undone."""
+    import re
+
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import by_hand
+
+    for data, _ in found:
+        if data.get("undone") or data.get("kind") in by_hand.NEVER_UNDONE:
+            continue
+        named = {e for line in data.get("changes") or [] if isinstance(line, str) for e in re.findall(ID, line)}
+        if eid not in named:
+            continue
+        if len(named) > 1:
+            raise LhError(f"{eid} was last changed by run {data['run']} ({data.get('kind', '?')}), which changed "
+                          f"{len(named)} entries: undoing it puts all of them back",
+                          hint=f"lh memory undo {data['run']}")
+        return str(data["run"])
+    raise LhError(f"no run that changed {eid} is left to undo in this project (it was not forgotten here, or "
+                  "is back already)", hint="lh memory history")
+
+
+ID = r"\b[dfhl]-[0-9a-f]{8,40}\b"  # an entry's id inside a run's change line (memory.ids)
 
 
 def unreadable(folder: str | None, mdir: str) -> list[tuple[str, str]]:
