@@ -201,17 +201,24 @@ def close(item: str, project: str | None, reason: str) -> None:
 def held(project: str | None) -> None:
     """Entries held for approval (text that reads as an instruction to the agent, ADR 0024) and the
     learnings sessions wrote that wait for approval to be used in other projects (ADR 0032)."""
-    from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import approval_key, state
-    from lazy_harness.memory import held_review
-    from lazy_harness.memory.fence import from_origin, neutral
+    from lazy_harness.cli.memory_reading import say_waiting_here
+    from lazy_harness.memory import held_review, state
 
-    _, cfg, mdir, ldir, name = _where(project)
+    cwd, cfg, mdir, ldir, name = _where(project)
     found = held_review.listing(mdir, ldir, state.policy(cfg),
                                 told=lambda: click.echo(f"lh: {held_review.WAITING}", err=True))
     if not found:
         click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
-        return
+    _list_held(found)
+    say_waiting_here(mdir, ldir, cwd)  # why here: it waits for the person's word, as the held entries do
+
+
+def _list_held(found: list[dict]) -> None:
+    """The held entries and the learnings waiting for approval of :func:`held`'s listing."""
+    from lazy_harness.logfile import terminal_safe
+    from lazy_harness.memory import approval_key, state
+    from lazy_harness.memory.fence import from_origin, neutral
+
     held_ = [h for h in found if h["state"] == state.HELD]
     waiting = [h for h in found if h["state"] == state.WAITING]
     if held_:

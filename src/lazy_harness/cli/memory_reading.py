@@ -1,6 +1,7 @@
 """What every reading command of ``lh memory`` (cli/memory.py, cli/memory_show.py, cli/memory_prompt.py)
 shares: how it finds a project's memory (:func:`setting`), how it prints what memory files hold
-(:func:`echo`), and the text a session of each agent receives at its start (:func:`digest_for`).
+(:func:`echo`), the text a session of each agent receives at its start (:func:`digest_for`), and the
+learnings without a key that wait for the person to give them to this project (:func:`say_waiting_here`).
 
 Memory files are edited by hand and merged in by ``lh sync``: whatever they hold is printed through
 ``logfile.terminal_safe`` (an escape sequence is shown as ``\\u001b...``, not run by the terminal);
@@ -54,3 +55,23 @@ def _trouble() -> tuple[int, str | None]:
     from lazy_harness.memory import files
 
     return queue.distill_trouble(paths.queue_dir(), paths.worker_state_file(), files.iso_epoch)
+
+
+def say_waiting_here(mdir: str, ldir: str, root: str) -> None:
+    """In a project's own views (``lh memory show``, ``lh memory held``): each learning without a key
+    (``origin: <name>`` only) that this project is one of the candidates for, in no project until the
+    person assigns it, with the command that gives it to this project. why: ``lh memory unassigned``
+    named them, but nothing in the project's views said they were there. Reads only: adopting is the
+    worker's (and ``lh memory unassigned``'s)."""
+    from lazy_harness.memory import owners
+    from lazy_harness.memory.fence import neutral
+
+    mroot, key = os.path.split(mdir.rstrip(os.sep))
+    here = [h for h in owners.orphans(mroot, ldir, os.environ) if h["owner"] is None and key in h["candidates"]]
+    if not here:
+        return
+    echo(f"{len(here)} project learning(s) of a project named {neutral(here[0]['origin'], 80)} in no project until "
+         f"assigned ({len(here[0]['candidates'])} projects have that name; lh memory unassigned lists them all):")
+    for h in here:
+        echo(f"  {h['id']}  {neutral(h.get('title') or '', 120)}  ({h['path']})")
+        echo(f"      lh memory assign {h['id']} --project {root}")

@@ -150,6 +150,10 @@ def show(project: str | None, prompt: str | None, session: str | None, history: 
     if "handoff" in picked:
         _show_handoff(mdir, ldir, cfg, now, history, cut)
     _show_entries(mdir, ldir, name, cfg, picked, cut)
+    if "learnings" in picked:
+        from lazy_harness.cli.memory_reading import say_waiting_here
+
+        say_waiting_here(mdir, ldir, cwd)
 
 
 def _codex_installed() -> bool:
