@@ -263,9 +263,13 @@ def migration(s: Start) -> str:
     if not migrate.pending(key, root, s.env, mdir) and not migrate.stale_index(key, root, s.env) \
             and not migrate.unrecorded_alias(root, mdir, s.env) and not migrate.earlier_key(root, mdir, s.env):
         if not os.path.exists(paths.last_key_file(root, s.env)):
+            from lazy_harness.hooks import start_migration  # why here: a project's first start here
+
+            words = start_migration.tell_moved(s, root, mdir)
             # why: a project that only ran sessions here (its memory came by sync) is live here too: a
             # synced alias naming its key must not count elsewhere (memory/aliases.py ``counted``)
             migrate.remember_key(root, mdir, s.env)
+            return words
         return ""
     from lazy_harness.hooks import start_migration  # why here: a start that migrates
 

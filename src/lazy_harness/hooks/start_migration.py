@@ -1,11 +1,14 @@
 """A migration at SessionStart (``session_start.migration`` found something to move): this project's
 files moved out of Claude Code's auto-memory folder (``memory.migrate``), memory left behind by
-another repository told to the person once, and memory another clone here still uses told to them.
+another repository told to the person once, memory another clone here still uses told to them, and
+the memory of a folder this project was moved from named to them at its first start here.
 
-Imported only at a start that migrates: not on a start's usual run.
+Imported only at a start that migrates or a project's first start here: not on a start's usual run.
 """
 
 from __future__ import annotations
+
+import os
 
 from lazy_harness.memory import migrate
 
@@ -42,3 +45,24 @@ def migrate_now(s: Told, mdir: str, key: str, root: str) -> str:
     # said at each start until the project is written under its new key or the person adopts the old one
     s.person += [f"lazy-harness: {line.removeprefix('migrate: ')}" for line in lines if migrate.STILL_OWNED in line]
     return "".join(f" ({line})" for line in lines)
+
+
+def tell_moved(s: Told, root: str, mdir: str) -> str:
+    """At a project's first start here (no record of its key yet): the memory folders of the same
+    repository whose folder is gone (``last_key.moved_here``: moved or renamed, so its path key
+    changed), named to the person with the command that takes one over. Nothing is merged: two folders
+    are one project only by the person's word (ADR 0035). Told once (the record written next ends the
+    first start); a headless start's message is sent all the same. Its words for hooks.log."""
+    from lazy_harness.memory import aliases, last_key
+
+    found = last_key.moved_here(root, mdir, s.env)
+    memory_root = os.path.dirname(mdir.rstrip(os.sep))
+    # why: a folder another of them, or this one, took over is named by the one holding it (moved twice)
+    taken = {k for last, _ in [*found, (os.path.basename(mdir.rstrip(os.sep)), "")]
+             for k in aliases.owned(os.path.join(memory_root, last)).keys if k != last}
+    found = [(key, was) for key, was in found if key not in taken]
+    for key, was in found[:3]:
+        s.person.append(f"lazy-harness: {key} is the memory of this repository when it was at "
+                        f"{was}, which is gone: if it moved here, lh memory adopt -- {key} takes it over "
+                        "(lh memory path --old lists it)")
+    return "".join(f" (moved: told the person of {key}, was {was})" for key, was in found[:3])

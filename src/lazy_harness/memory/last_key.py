@@ -197,6 +197,36 @@ def recorded_roots(env: Env | None = None) -> list[tuple[str, str | None]]:
     return out
 
 
+def moved_here(root: str, memory_dir: str, env: Env | None = None) -> list[tuple[str, str]]:
+    """(memory key, root) of each project recorded here whose folder is gone and that was the
+    repository now at ``root`` (:func:`identity`: its commit, here or in this repository's history, its
+    git folder, or the plain folder, which a move keeps), under another key than ``memory_dir``'s, whose
+    memory folder (beside ``memory_dir``) holds files.
+    why: a folder moved or renamed gets a new path key and starts empty; its earlier memory is the
+    person's to take over (ADR 0035), and they are to be asked, not left to find ``lh memory path --old``.
+    Reads every record: asked only at a project's first start here (``session_start.migration``)."""
+    mine = identity(root)
+    key = os.path.basename(memory_dir.rstrip(os.sep))
+    found = []
+    for name in key_files(env):
+        last, was, repo = _read_at(name, checked=True) or ("", None, "")
+        if not last or last == key or not was or was == root or not repo or os.path.lexists(was):
+            continue
+        kind, _, value = repo.partition(" ")
+        if repo == mine or (kind == "commit" and project_identity.has_object(root, value)):
+            folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), last)
+            if _holds_files(folder):
+                found.append((last, was))
+    return found
+
+
+def _holds_files(folder: str) -> bool:
+    try:
+        return any(not n.startswith(".") for n in os.listdir(folder))
+    except OSError:
+        return False
+
+
 def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
     """Another project that may still own memory key ``key``: the root of one the worker last wrote
     under it whose folder exists and is keyed by it today, or ``?`` for a file that records ``key``

@@ -1,0 +1,58 @@
+"""A project folder moved or renamed (no origin: its key is its path) starts with no memory, and its
+earlier memory is taken over only when the person says so (``lh memory adopt``, ADR 0035). The first
+start in the new folder asks them: when the worker's record of a root that is gone names the same
+repository (the commit HEAD pointed at, its git folder, or the plain folder itself, which a move keeps),
+the person is told where its memory was and the command that takes it over, once. Nothing is merged."""
+
+import json
+import os
+
+from lazy_harness import paths
+from tests.hooks.hookrun import SID, run_hook, spawned_workers_gone
+from tests.memory.test_follows_project import TITLES, project_with_three, shown, start
+from tests.support import memory_samples as ms
+
+
+def started(root: str, sid: str = SID) -> dict:
+    r = run_hook("SessionStart", {"session_id": sid, "cwd": root, "hook_event_name": "SessionStart",
+                                  "source": "startup"})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    spawned_workers_gone(timeout=120)
+    return json.loads(r.stdout) if r.stdout else {}
+
+
+def test_the_first_start_in_a_moved_folder_names_its_earlier_memory_and_the_adopt_command(tmp_path):
+    root = project_with_three(tmp_path)
+    assert shown(start(root)) == 3  # the start keeps which repository is at root
+    old_key = os.path.basename(paths.memory_dir(root))
+    moved = str(tmp_path / "work" / "api-v2")
+    os.rename(root, moved)
+    said = started(moved).get("systemMessage", "")
+    assert f"lh memory adopt -- {old_key}" in said and root in said, said
+    assert all(t not in json.dumps(started(moved, sid="again")) for t in TITLES)  # nothing merged by itself
+    assert "lh memory adopt" not in started(moved, sid="third").get("systemMessage", "")  # told once
+
+
+def test_a_plain_folder_moved_is_named_too(tmp_path):
+    root = str(tmp_path / "notes")
+    os.makedirs(root)
+    from tests.memory.test_follows_project import write_as_session
+
+    write_as_session(root, {"decisions": [{"summary": "Notes are kept in markdown"}]})
+    started(root)
+    moved = str(tmp_path / "notes-2026")
+    os.rename(root, moved)
+    said = started(moved).get("systemMessage", "")
+    assert f"lh memory adopt -- {os.path.basename(paths.memory_dir(root))}" in said, said
+
+
+def test_another_project_and_a_copy_left_in_place_are_not_named(tmp_path):
+    root = project_with_three(tmp_path)
+    started(root)
+    other = ms.make_project(tmp_path / "else", "api")
+    assert "lh memory adopt" not in started(other).get("systemMessage", "")
+    import shutil
+
+    copy = str(tmp_path / "copy" / "api")
+    shutil.copytree(root, copy)  # the original stays: its memory is its own
+    assert "lh memory adopt" not in started(copy).get("systemMessage", "")
