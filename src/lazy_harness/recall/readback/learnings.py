@@ -298,9 +298,12 @@ def about_here(heads: list[dict], project: str, branch: str | None, key: Key,
 
 def own(head: dict, project: str, key: Key) -> bool:
     """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
-    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``)."""
+    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``), or
+    adopted by the project (its id among ``key``: :func:`to_show`)."""
     known = provenance.key_of(head)
-    return provenance.is_key(known, key) if key is not None and known else head.get("origin") == project
+    if key is not None and known:
+        return provenance.is_key(known, key)
+    return head.get("origin") == project or (isinstance(key, frozenset) and "path" in head and learning_id(head) in key)
 
 
 # --- what the section shows ----------------------------------------------------------------------
@@ -310,7 +313,11 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     """The whole heads of the first ``n`` learnings of ``candidates`` (the newest files) the digest shows,
     ranked, with what the hold check holds left out; the digest's ``stats`` get what was read (the
     learnings of this project, the held ones, those waiting for approval, the damaged ones)."""
-    project, key, cross = stats["project"], owned.keys, state.policy(cfg)
+    # why the adopted ids beside the keys (an id is never a key): a learning written before keys were
+    # recorded that this project adopted under another name (a folder renamed, then ``lh memory adopt``)
+    # is its own (:func:`own`); it counted as another project's, so a memory of only such learnings read
+    # as none, and one sharing no word with the project's name was left out
+    project, key, cross = stats["project"], owned.keys | owned.adopted, state.policy(cfg)
     legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
     heads = Heads(candidates, paths.learning_heads_file(env))
     if heads.not_files:  # why named: passed over in silence, nobody learns why the learning is gone
