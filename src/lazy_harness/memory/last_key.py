@@ -213,10 +213,10 @@ def moved_here(root: str, memory_dir: str, env: Env | None = None) -> list[tuple
         if not last or last == key or not was or was == root or not repo or os.path.lexists(was):
             continue
         kind, _, value = repo.partition(" ")
-        if repo == mine or (kind == "commit" and project_identity.has_object(root, value)):
-            folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), last)
-            if _holds_files(folder):
-                found.append((last, was))
+        folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), last)
+        # why the folder first: one listdir, where looking for the commit reads this repository's packs
+        if _holds_files(folder) and (repo == mine or (kind == "commit" and project_identity.has_object(root, value))):
+            found.append((last, was))
     return found
 
 
