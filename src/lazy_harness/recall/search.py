@@ -95,6 +95,8 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
         admit.attach(conn, ranked)  # a project-only learning of another project: only with --all-projects
         for c in ranked:
             c["elsewhere"] = not admit.in_scope(c, keys, legacy)
+        if not all_projects:
+            unassigned(ranked, mdir, ldir, project_identity.project_name(cwd))
         return [c for c in ranked if all_projects or not c["elsewhere"]]
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
@@ -105,7 +107,32 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     # why here, not in rank.rank: its ties stay in index order for the prompt hook (measured with that
     # order); a person reading a search wants the newest of equal matches first
     ranked.sort(key=lambda c: (-c["coverage"], c["bm25"], -(iso_epoch(c["ts"]) or 0.0)))
-    return label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
+    out = label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
+    for c in out:
+        if c.get("unassigned"):
+            c["state"] = "unassigned"
+            c["mark"] = f"in no project until assigned: lh memory assign {c['id']} --project {cwd}"
+    return out
+
+
+def unassigned(ranked: list[dict], mdir: str, ldir: str, name: str) -> None:
+    """Mark ``unassigned`` (and no longer ``elsewhere``) each learning hit written before keys were
+    recorded, of this project's ``name``, that no project adopted and this one is a candidate for
+    (``owners.orphans``: two projects of that name, no transcript to decide). why: it is in no project
+    until the person assigns it, and a search for it in its project said "no match"; listed, labelled
+    with the command, it is found where it is looked for. Reads every learning's head, only when such
+    a hit is there."""
+    maybe = [c for c in ranked if c["elsewhere"] and c["kind"] == "learning" and not c.get("okey")
+             and c.get("origin") == name]
+    if not maybe:
+        return
+    from lazy_harness.memory import owners
+
+    mroot, key = os.path.split(mdir.rstrip(os.sep))
+    waiting = {h["id"] for h in owners.orphans(mroot, ldir) if h["owner"] is None and key in h["candidates"]}
+    for c in maybe:
+        if c["id"] in waiting:
+            c["elsewhere"], c["unassigned"] = False, True
 
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
