@@ -67,7 +67,9 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
     weight come first, then BM25 (summaries and titles weigh 3, tags 2, other fields 1), then the newer, without the
     hook's bar, and without its related words: an entry is listed when it holds a word typed (or a
     word starting as it does). This project's memory, its own learnings and general learnings unless --all-projects.
-    Held and forgotten entries are listed too, labelled [held: ...] and [forgotten], as lh memory show tags them.
+    Held and forgotten entries are listed too, labelled [held: ...] and [forgotten], as lh memory show tags them
+    (lh memory approve ID releases a held one, lh memory undo ID brings a forgotten one back); so is a learning
+    without a project that may be this one's, labelled with the lh memory assign command.
     """
     since = _since(since)
     # the same function answers without click (lazy_harness/__main__.py): the same lines either way
