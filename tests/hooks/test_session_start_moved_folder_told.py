@@ -56,3 +56,17 @@ def test_another_project_and_a_copy_left_in_place_are_not_named(tmp_path):
     copy = str(tmp_path / "copy" / "api")
     shutil.copytree(root, copy)  # the original stays: its memory is its own
     assert "lh memory adopt" not in started(copy).get("systemMessage", "")
+
+
+def test_a_folder_whose_sessions_left_only_learnings_is_named(tmp_path):
+    """Its memory folder is empty: the learnings live in the learnings folder, under its key."""
+    from tests.memory.test_follows_project import learning, write_as_session
+
+    root = ms.make_project(tmp_path / "work", "site")
+    write_as_session(root, {"learnings": [learning("The site builds with node 20")]})
+    started(root)
+    assert os.listdir(paths.memory_dir(root)) == []
+    moved = str(tmp_path / "work" / "site-v2")
+    os.rename(root, moved)
+    said = started(moved).get("systemMessage", "")
+    assert f"lh memory adopt -- {os.path.basename(paths.memory_dir(root))}" in said, said

@@ -201,7 +201,7 @@ def moved_here(root: str, memory_dir: str, env: Env | None = None) -> list[tuple
     """(memory key, root) of each project recorded here whose folder is gone and that was the
     repository now at ``root`` (:func:`identity`: its commit, here or in this repository's history, its
     git folder, or the plain folder, which a move keeps), under another key than ``memory_dir``'s, whose
-    memory folder (beside ``memory_dir``) holds files.
+    memory folder (beside ``memory_dir``) is there (the worker makes it when it writes something).
     why: a folder moved or renamed gets a new path key and starts empty; its earlier memory is the
     person's to take over (ADR 0035), and they are to be asked, not left to find ``lh memory path --old``.
     Reads every record: asked only at a project's first start here (``session_start.migration``)."""
@@ -214,17 +214,11 @@ def moved_here(root: str, memory_dir: str, env: Env | None = None) -> list[tuple
             continue
         kind, _, value = repo.partition(" ")
         folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), last)
-        # why the folder first: one listdir, where looking for the commit reads this repository's packs
-        if _holds_files(folder) and (repo == mine or (kind == "commit" and project_identity.has_object(root, value))):
+        # why the folder first: one stat, where looking for the commit reads this repository's packs; why
+        # not its files: a project whose sessions left only learnings has an empty folder (they live apart)
+        if os.path.isdir(folder) and (repo == mine or (kind == "commit" and project_identity.has_object(root, value))):
             found.append((last, was))
     return found
-
-
-def _holds_files(folder: str) -> bool:
-    try:
-        return any(not n.startswith(".") for n in os.listdir(folder))
-    except OSError:
-        return False
 
 
 def still_owned(key: str, root: str, env: Env | None = None) -> str | None:
