@@ -62,7 +62,7 @@ def tell_moved(s: Told, root: str, mdir: str) -> str:
              for k in aliases.owned(os.path.join(memory_root, last)).keys if k != last}
     found = [(key, was) for key, was in found if key not in taken]
     for key, was in found[:3]:
-        s.person.append(f"lazy-harness: {key} is the memory of this repository when it was at "
+        s.person.append(f"lazy-harness: {key} is the memory of this project when it was at "
                         f"{was}, which is gone: if it moved here, lh memory adopt -- {key} takes it over "
                         "(lh memory path --old lists it)")
     return "".join(f" (moved: told the person of {key}, was {was})" for key, was in found[:3])
