@@ -70,3 +70,24 @@ def test_a_folder_whose_sessions_left_only_learnings_is_named(tmp_path):
     os.rename(root, moved)
     said = started(moved).get("systemMessage", "")
     assert f"lh memory adopt -- {os.path.basename(paths.memory_dir(root))}" in said, said
+
+
+def test_a_folder_moved_with_its_claude_code_folder_is_named_from_the_transcripts(tmp_path):
+    """No record of the worker names the old folder (a version before kept roots, or another profile),
+    but the person moved Claude Code's folder of the project too (to keep its sessions for --resume):
+    its transcripts record the old folder, whose memory is named."""
+    from lazy_harness.memory import last_key
+
+    root = project_with_three(tmp_path)
+    old_key = os.path.basename(paths.memory_dir(root))
+    sessions = os.path.join(paths.projects_dir(), paths.project_key(root))
+    os.makedirs(sessions)
+    with open(os.path.join(sessions, "sess-a.jsonl"), "w") as fh:
+        fh.write(json.dumps({"type": "user", "cwd": root, "sessionId": "sess-a"}) + "\n")
+    for name in last_key.key_files(None):
+        os.unlink(name)
+    moved = str(tmp_path / "work" / "api-v2")
+    os.rename(root, moved)
+    os.rename(sessions, os.path.join(paths.projects_dir(), paths.project_key(moved)))
+    said = started(moved).get("systemMessage", "")
+    assert f"lh memory adopt -- {old_key}" in said and root in said, said

@@ -57,6 +57,7 @@ def tell_moved(s: Told, root: str, mdir: str) -> str:
 
     found = last_key.moved_here(root, mdir, s.env)
     memory_root = os.path.dirname(mdir.rstrip(os.sep))
+    found += [f for f in _by_transcripts(root, mdir, s.env) if f[0] not in {k for k, _ in found}]
     # why: a folder another of them, or this one, took over is named by the one holding it (moved twice)
     taken = {k for last, _ in [*found, (os.path.basename(mdir.rstrip(os.sep)), "")]
              for k in aliases.owned(os.path.join(memory_root, last)).keys if k != last}
@@ -66,3 +67,20 @@ def tell_moved(s: Told, root: str, mdir: str) -> str:
                         f"{was}, which is gone: if it moved here, lh memory adopt -- {key} takes it over "
                         "(lh memory path --old lists it)")
     return "".join(f" (moved: told the person of {key}, was {was})" for key, was in found[:3])
+
+
+def _by_transcripts(root: str, mdir: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(memory key, folder) of the folder the newest transcript in Claude Code's folder of ``root``
+    ran in, when that folder is gone and its path-keyed memory folder is there. why: a person who moves
+    a project often moves Claude Code's folder of it too (its sessions stay for ``--resume``); its
+    transcripts then say where the project was, also when no record of the worker does. One listdir
+    and a few lines of one transcript, at a project's first start here."""
+    from lazy_harness import paths
+    from lazy_harness.memory import aliases
+
+    was = aliases.transcript_cwd(os.path.join(paths.projects_dir(env), paths.project_key(root)))
+    if not was or not os.path.isabs(was) or was == root or os.path.lexists(was):
+        return []
+    key = paths.project_key(was)
+    folder = os.path.join(os.path.dirname(mdir.rstrip(os.sep)), key)
+    return [(key, was)] if key != os.path.basename(mdir.rstrip(os.sep)) and os.path.isdir(folder) else []
