@@ -210,7 +210,8 @@ def moved_here(root: str, memory_dir: str, env: Env | None = None) -> list[tuple
     found = []
     for name in key_files(env):
         last, was, repo = _read_at(name, checked=True) or ("", None, "")
-        if not last or last == key or not was or was == root or not repo or os.path.lexists(was):
+        if not last or last == key or not was or was == root or not repo or os.path.lexists(was) \
+                or os.sep in last or last in (".", ".."):  # why: a key names a folder beside this one, no other
             continue
         kind, _, value = repo.partition(" ")
         folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), last)
