@@ -410,7 +410,22 @@ def keyless_owner(head: dict, candidates: list[str], folders: dict[str, str | No
     it proves is one of ``candidates`` (its folder's ``cwd`` made it one), so with one it is that one."""
     if len(candidates) < 2:
         return candidates[0] if candidates else None
-    return by_transcript(head, folders, env)
+    return by_transcript(head, folders, env) or _by_folder_name(head, candidates, env)
+
+
+def _by_folder_name(head: dict, candidates: list[str], env: Env | None = None) -> str | None:
+    """The one of ``candidates`` whose Claude Code folder, by its name (a path key is the name of both
+    folders), holds the session's transcript, when its ``cwd`` cannot be read. why: the readers give it
+    that project so (``provenance.legacy_owner``), and the session start showed it in one project while
+    ``lh memory unassigned`` and ``lh memory search`` said it was in none."""
+    from lazy_harness import paths
+
+    session = head.get("origin_session")
+    if not isinstance(session, str) or not session or "/" in session:
+        return None
+    base = paths.projects_dir(env)
+    found = [k for k in candidates if os.path.exists(os.path.join(base, k, session + ".jsonl"))]
+    return found[0] if len(found) == 1 else None
 
 
 def by_transcript(head: dict, folders: dict[str, str | None], env: Env | None = None) -> str | None:
