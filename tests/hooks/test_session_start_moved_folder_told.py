@@ -91,3 +91,19 @@ def test_a_folder_moved_with_its_claude_code_folder_is_named_from_the_transcript
     os.rename(sessions, os.path.join(paths.projects_dir(), paths.project_key(moved)))
     said = started(moved).get("systemMessage", "")
     assert f"lh memory adopt -- {old_key}" in said and root in said, said
+
+
+def test_lh_memory_show_in_the_moved_folder_names_the_earlier_memory_while_it_has_none(tmp_path):
+    from tests.cli.lhrun import invoke
+
+    root = project_with_three(tmp_path)
+    started(root)
+    old_key = os.path.basename(paths.memory_dir(root))
+    moved = str(tmp_path / "work" / "api-v2")
+    os.rename(root, moved)
+    started(moved)  # told once there; show says it again, on stderr, while nothing is adopted
+    shown = invoke("memory", "show", "--project", moved)
+    assert shown.code == 0 and f"lh memory adopt -- {old_key}" in shown.err, shown.err
+    assert not shown.out.startswith("lazy-harness")  # stdout starts with what the hook gives (scripts compare it)
+    assert invoke("memory", "adopt", "--project", moved, "--", old_key).code == 0
+    assert "lh memory adopt" not in invoke("memory", "show", "--project", moved).err

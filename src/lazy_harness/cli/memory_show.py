@@ -178,6 +178,14 @@ def _show_context(cwd: str, cfg: Config, mdir: str, name: str, now: float, agent
         return
     echo(text if text else f"The next session receives nothing: no memory for project {name} yet ({mdir}).",
          keep="\n\t")
+    if not text:
+        from lazy_harness.memory.owners import moved_from
+        from lazy_harness.project_identity import project_root
+
+        # why stderr: stdout starts with exactly the hook's text; why here too: the start tells it once
+        for key, was in moved_from(project_root(cwd), mdir, os.environ):
+            echo(f"lh: {key} is the memory of this project when it was at {was}, which is gone: if it moved here, "
+                 f"lh memory adopt -- {key} takes it over (lh memory path --old lists it)", err=True)
 
 
 def _newest(items: list, cut: int, oldest_first: bool) -> list:

@@ -8,8 +8,6 @@ Imported only at a start that migrates or a project's first start here: not on a
 
 from __future__ import annotations
 
-import os
-
 from lazy_harness.memory import migrate
 
 TYPE_CHECKING = False
@@ -49,38 +47,15 @@ def migrate_now(s: Told, mdir: str, key: str, root: str) -> str:
 
 def tell_moved(s: Told, root: str, mdir: str) -> str:
     """At a project's first start here (no record of its key yet): the memory folders of the same
-    repository whose folder is gone (``last_key.moved_here``: moved or renamed, so its path key
+    repository whose folder is gone (``owners.moved_from``: moved or renamed, so its path key
     changed), named to the person with the command that takes one over. Nothing is merged: two folders
     are one project only by the person's word (ADR 0035). Told once (the record written next ends the
     first start); a headless start's message is sent all the same. Its words for hooks.log."""
-    from lazy_harness.memory import aliases, last_key
+    from lazy_harness.memory import owners
 
-    found = last_key.moved_here(root, mdir, s.env)
-    memory_root = os.path.dirname(mdir.rstrip(os.sep))
-    found += [f for f in _by_transcripts(root, mdir, s.env) if f[0] not in {k for k, _ in found}]
-    # why: a folder another of them, or this one, took over is named by the one holding it (moved twice)
-    taken = {k for last, _ in [*found, (os.path.basename(mdir.rstrip(os.sep)), "")]
-             for k in aliases.owned(os.path.join(memory_root, last)).keys if k != last}
-    found = [(key, was) for key, was in found if key not in taken]
+    found = owners.moved_from(root, mdir, s.env)
     for key, was in found[:3]:
         s.person.append(f"lazy-harness: {key} is the memory of this project when it was at "
                         f"{was}, which is gone: if it moved here, lh memory adopt -- {key} takes it over "
                         "(lh memory path --old lists it)")
     return "".join(f" (moved: told the person of {key}, was {was})" for key, was in found[:3])
-
-
-def _by_transcripts(root: str, mdir: str, env: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(memory key, folder) of the folder the newest transcript in Claude Code's folder of ``root``
-    ran in, when that folder is gone and its path-keyed memory folder is there. why: a person who moves
-    a project often moves Claude Code's folder of it too (its sessions stay for ``--resume``); its
-    transcripts then say where the project was, also when no record of the worker does. One listdir
-    and a few lines of one transcript, at a project's first start here."""
-    from lazy_harness import paths
-    from lazy_harness.memory import aliases
-
-    was = aliases.transcript_cwd(os.path.join(paths.projects_dir(env), paths.project_key(root)))
-    if not was or not os.path.isabs(was) or was == root or os.path.lexists(was):
-        return []
-    key = paths.project_key(was)
-    folder = os.path.join(os.path.dirname(mdir.rstrip(os.sep)), key)
-    return [(key, was)] if key != os.path.basename(mdir.rstrip(os.sep)) and os.path.isdir(folder) else []

@@ -21,7 +21,8 @@ machine knows, the learnings no project owns yet, and memory folders whose proje
   here (``migrate.ran_here``) is another machine's, brought by sync: listed apart, not offered,
   refused without ``--force`` and then copied, never emptied (``migrate.take_over``).
 
-Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``.
+Not the hot path: the worker and the commands run these; the hooks only read ``aliases.jsonl``, and a
+project's first start asks :func:`moved_from` (imported there, on that rare path).
 """
 
 from __future__ import annotations
@@ -176,6 +177,37 @@ def earlier_folders(memory_dir: str, memory_root: str, env: Env | None = None) -
                     "owner": owner["root"] if owner else None,
                     "elsewhere": not migrate.ran_here(folder, env, folders)})
     return out
+
+
+def moved_from(root: str, mdir: str, env: Env | None = None) -> list[tuple[str, str]]:
+    """(memory key, folder) of the memory of this project's earlier folders that are gone: named by the
+    worker's records (``last_key.moved_here``) or by Claude Code's folder of ``root`` (moved along),
+    less those another of them, or this project, took over (a folder moved twice is named by the last
+    one). The start tells them once; ``lh memory show`` names them while this project has no memory."""
+    from lazy_harness.memory import last_key
+
+    found = last_key.moved_here(root, mdir, env)
+    found += [f for f in _by_transcripts(root, mdir, env) if f[0] not in {k for k, _ in found}]
+    memory_root = os.path.dirname(mdir.rstrip(os.sep))
+    taken = {k for last, _ in [*found, (os.path.basename(mdir.rstrip(os.sep)), "")]
+             for k in aliases.owned(os.path.join(memory_root, last)).keys if k != last}
+    return [(key, was) for key, was in found if key not in taken]
+
+
+def _by_transcripts(root: str, mdir: str, env: Env | None) -> list[tuple[str, str]]:
+    """(memory key, folder) of the folder the newest transcript in Claude Code's folder of ``root``
+    ran in, when that folder is gone and its path-keyed memory folder is there. why: a person who moves
+    a project often moves Claude Code's folder of it too (its sessions stay for ``--resume``); its
+    transcripts then say where the project was, also when no record of the worker does. One listdir
+    and a few lines of one transcript, at a project's first start here."""
+    from lazy_harness import paths
+
+    was = aliases.transcript_cwd(os.path.join(paths.projects_dir(env), paths.project_key(root)))
+    if not was or not os.path.isabs(was) or was == root or os.path.lexists(was):
+        return []
+    key = paths.project_key(was)
+    folder = os.path.join(os.path.dirname(mdir.rstrip(os.sep)), key)
+    return [(key, was)] if key != os.path.basename(mdir.rstrip(os.sep)) and os.path.isdir(folder) else []
 
 
 def adopt_folder(old_dir: str, memory_dir: str, now: float, project: str | None = None) -> list[str]:
