@@ -67,12 +67,11 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
          since: str | None, limit: int, show_all: bool) -> list[dict]:
     """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
     another project, listed only with ``all_projects``)."""
-    from lazy_harness.memory import aliases
     from lazy_harness.recall.index import for_commands, lookup
     from lazy_harness.recall.prompt import admit, rank
 
-    keys, legacy = admit.owner_of(cwd, mdir)  # the project's keys: its own and its aliases (ADR 0035)
-    adopted = sorted(aliases.owned(mdir).adopted)  # the learnings without a key it adopted
+    # the project's keys (its own and its aliases, ADR 0035) and the learnings without a key it adopted
+    keys, legacy, adopted = admit.owner_of(cwd, mdir)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
     # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
     # entries); the kinds are part of the search itself (a pool of the best 200 of every kind held
@@ -80,12 +79,8 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     pool = max(2000, limit * 20) if since else max(60, limit * 3)
 
     def read(conn: sqlite3.Connection) -> list[dict]:
-        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys)
-        if adopted and not all_projects:
-            # why: a learning written before keys were recorded is kept by its origin's name there; one this
-            # project adopted under another name (a renamed folder, an origin) was found only with --all-projects
-            where, args = f"({where} OR (e.kind='learning' AND e.id IN ({','.join('?' * len(adopted))})))", \
-                [*args, *adopted]
+        where, args = lookup.scope_sql(None if all_projects else mdirs, project_identity.project_name(cwd), keys,
+                                       adopted)
         if kinds:
             where, args = f"({where}) AND e.kind IN ({','.join('?' * len(kinds))})", [*args, *kinds]
         settings: RecallConfig = {**cfg["recall"], "min_terms": 1, "min_coverage": 0, "min_score": 0}

@@ -326,18 +326,20 @@ def _occurrences(text: str, pat: str, start: int, end: int) -> int:
     return n
 
 
-def scope_sql(mdirs: list[str] | None, project: str | None,
-              keys: Iterable[str] = ()) -> tuple[str, list[str]]:
+def scope_sql(mdirs: list[str] | None, project: str | None, keys: Iterable[str] = (),
+              adopted: Iterable[str] = ()) -> tuple[str, list[str]]:
     """The WHERE clause keeping a project's entries, its own learnings (its ``keys``, memory/aliases.py,
-    included) and every learning of another scope than ``project`` (``held.belongs``'s rule); ``mdirs``
-    None: everything indexed."""
+    included, and the ids of those written before keys were recorded that it ``adopted``, under
+    whatever origin name) and every learning of another scope than ``project`` (``held.belongs``'s
+    rule); ``mdirs`` None: everything indexed."""
     if mdirs is None:
         return "1", []
     marks = ",".join("?" * len(mdirs))
-    earlier = sorted(keys)
+    earlier, taken = sorted(keys), sorted(adopted)
     by_key = f" OR e.okey IN ({','.join('?' * len(earlier))})" if earlier else ""
-    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope<>'project'{by_key})))",
-            [*mdirs, project or "", *earlier])
+    by_id = f" OR e.id IN ({','.join('?' * len(taken))})" if taken else ""
+    return (f"(e.mdir IN ({marks}) OR (e.kind='learning' AND (e.origin=? OR e.scope<>'project'{by_key}{by_id})))",
+            [*mdirs, project or "", *earlier, *taken])
 
 
 def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:

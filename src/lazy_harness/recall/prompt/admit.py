@@ -40,9 +40,11 @@ def in_scope(c: dict, key: frozenset[str], legacy: Callable[[Record], bool]) -> 
     return legacy(frontmatter.read_frontmatter_values(c["file"], ("id", "title", "origin", "origin_session")))
 
 
-def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str], Callable[[Record], bool]]:
+def owner_of(cwd: str, mdir: str,
+             env: Env | None = None) -> tuple[frozenset[str], Callable[[Record], bool], frozenset[str]]:
     """(the keys whose project-scoped learnings are this project's: its memory folder's name and
-    aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted)."""
+    aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted,
+    the ids of those adopted learnings: written before keys were recorded, they carry no key)."""
     from lazy_harness import paths
     from lazy_harness.memory import aliases, provenance
     from lazy_harness.project_identity import project_name, project_root
@@ -50,7 +52,7 @@ def owner_of(cwd: str, mdir: str, env: Env | None = None) -> tuple[frozenset[str
     root = project_root(cwd)
     owned = aliases.owned(mdir, env)
     return owned.keys, provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project_name(root),
-                                               owned.adopted)
+                                               owned.adopted), owned.adopted
 
 
 def hold_back(ranked: list[dict], mdir: str, env: Env | None) -> None:

@@ -159,8 +159,8 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
     conn = None
     try:
         conn = opener(path) if opener else store.connect(path, create=False)
-        keys, legacy = admit.owner_of(cwd, mdir, env)
-        where_sql, args = lookup.scope_sql([mdir], project, keys)
+        keys, legacy, adopted = admit.owner_of(cwd, mdir, env)
+        where_sql, args = lookup.scope_sql([mdir], project, keys, adopted)
         ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
         admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
         ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
