@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import os
 
-from lazy_harness.sync.repo import BRANCH, SyncError, _git
+from lazy_harness.sync.repo import BRANCH, SyncError, _git, file_at
 from lazy_harness.sync.repo_setup import TOP, ignore_rules
 
 TYPE_CHECKING = False
@@ -166,3 +166,36 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
         raise SyncError(f"the remote holds {stranger}: refused, nothing merged",
                         hint="delete it on the remote, then lh sync")
 
+
+
+def _long_lines(text: str | None) -> dict[str, int]:
+    """The lines of ``text`` longer than any reader of memory reads (``memory.lines.MAX_LINE`` bytes),
+    each with its line number (the first, for a line held twice)."""
+    from lazy_harness.memory import lines
+
+    found: dict[str, int] = {}
+    for n, line in enumerate((text or "").split("\n"), 1):
+        if len(line) > lines.MAX_LINE // 4 and len(line.encode("utf-8", "surrogatepass")) > lines.MAX_LINE:
+            found.setdefault(line, n)
+    return found
+
+
+def _refuse_long_lines(data: str, before: str, env: Mapping[str, str] | None) -> None:
+    """Refuse a remote whose JSONL memory file holds a line longer than any reader of memory reads that
+    ``before`` (this machine's commit, empty: none) lacks. why: merged, it sits at the end of the file,
+    and SessionStart, which reads memory from the end, stops there: no entry of that file reached a
+    session until someone removed it by hand. A line this machine holds already is no news: left alone."""
+    from lazy_harness.memory import lines
+
+    listing = _git(data, "ls-tree", "-r", "-l", "-z", "--full-tree", f"origin/{BRANCH}", env=env).stdout
+    for entry in listing.split("\0"):
+        meta, _, path = entry.partition("\t")
+        size = meta.split()[3] if len(meta.split()) == 4 else ""
+        if not path.endswith(".jsonl") or not size.isdigit() or int(size) <= lines.MAX_LINE:
+            continue
+        ours = _long_lines(file_at(data, before, path, env)) if before else {}
+        new = [n for line, n in _long_lines(file_at(data, f"origin/{BRANCH}", path, env)).items() if line not in ours]
+        if new:
+            raise SyncError(f"the remote holds a line longer than {lines.MAX_LINE >> 20} MiB in {path!r} (line "
+                            f"{min(new)}), which no reader of memory reads: refused, nothing merged",
+                            hint="delete that line on the remote, then lh sync")

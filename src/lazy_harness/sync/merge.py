@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.layout import _refuse_strangers
+from lazy_harness.sync.layout import _refuse_long_lines, _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
 from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
                                     _run_input, need_merge_tree, one_line)
@@ -108,7 +108,8 @@ def remember_remote(data: str, env: Mapping[str, str] | None = None) -> None:
 def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
                  learnings: str = "knowledge/learnings", rewritten: str = "") -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
-    anything but memory is refused first (``layout._refuse_strangers``; ``projects`` and ``learnings``:
+    anything but memory, or a line no reader reads, is refused first (``layout._refuse_strangers``,
+    ``layout._refuse_long_lines``; ``projects`` and ``learnings``:
     where this machine keeps them, relative to the data folder). ``rewritten``: the remote's commit
     this clone last knew, when its owner rewrote the history since (:func:`rewritten_from`): what this
     machine changed since then goes on top of the new history (:func:`_onto_rewritten`).
@@ -126,6 +127,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     if before and not rewritten and _is_ancestor(data, theirs, before, env):
         return []
     _refuse_strangers(data, env, projects, learnings)
+    _refuse_long_lines(data, before, env)
     if before and rewritten:
         need_merge_tree(data, env)
         commit = _onto_rewritten(data, before, theirs, rewritten, env, projects)
