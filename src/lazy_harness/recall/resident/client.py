@@ -151,7 +151,9 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
         sock.shutdown(s.SHUT_WR)
         if meanwhile is not None:
             meanwhile()
-        got = read_all(sock, MAX_ANSWER)
+        # why ``seconds``: the socket's timeout bounds each read; an answer trickled a byte at a time,
+        # each before the last read times out, held the prompt for up to MAX_ANSWER reads
+        got = read_all(sock, MAX_ANSWER, seconds=timeout)
         return (jsonload.loads(got) if got else None), "no answer"
     except TimeoutError:
         return None, NO_ANSWER
