@@ -131,7 +131,9 @@ def refused(event: str, payload: dict, env: Mapping[str, str], now: float, plugi
         what = next((w for w, p, _ in private.folders(env) if p == path), "")
         told = (f"lazy-harness: the {what} folder is not used ({why}): memory is not read back and sessions are "
                 f"not distilled until it is fixed; to fix it: {private.fix(path, why)} (lh doctor lists what is wrong)")
-    return f"{skipped}; told the person", jsonload.dumps({"systemMessage": told}) + "\n"
+    from lazy_harness.logfile import terminal_safe  # why: the path is shown as it is in the person's terminal
+
+    return f"{skipped}; told the person", jsonload.dumps({"systemMessage": terminal_safe(told)}) + "\n"
 
 
 def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import config, jsonload, notice, paths, queue
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
@@ -83,7 +84,9 @@ class Start:
         return self._headless
 
     def said(self) -> dict:
-        return {"systemMessage": "\n".join(self.person)} if self.person else {}
+        # why terminal_safe: the person's terminal shows the line as it is; a project's name (its folder's,
+        # which a cloned repository's URL chose) or a path in it could hold a bidi override or an escape
+        return {"systemMessage": terminal_safe("\n".join(self.person), keep="\n")} if self.person else {}
 
     def result(self) -> tuple[str, str | None]:
         """(the hooks.log decision, the JSON line for stdout or None)."""
