@@ -41,8 +41,19 @@ SPAWN = "compound-loop.log"
 # cannot encode (``lh memory show`` stopped with a UnicodeEncodeError on one); and the line and paragraph
 # separators U+2028 and U+2029, where editors, ``str.splitlines`` and log readers break a line: one in a
 # field split a log's one line in two, and the second read as a line of its own
-_UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x2028, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000))
+# and what a terminal does not show at all, so a person reading memory would not see it was there: tag
+# characters (U+E0000..U+E007F spell ASCII no one sees), the zero-width space, the left-to-right, right-
+# to-left and Arabic letter marks, the word joiner and invisible operators, a byte order mark inside
+# text (the joiners U+200C and U+200D stay: Persian words and emoji sequences need them)
+_UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x2028, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000),
+           range(0x200B, 0x200C), range(0x200E, 0x2010), range(0x061C, 0x061D), range(0x2060, 0x2065),
+           range(0xFEFF, 0xFF00), range(0xE0000, 0xE0080))
 _TABLES: dict = {}  # keep -> the translate table: each character of _UNSAFE but those in keep as its escape
+
+
+def _units(c: int) -> tuple[int, ...]:
+    """``c`` in UTF-16 code units: itself, or its surrogate pair past U+FFFF."""
+    return (c,) if c < 0x10000 else (0xD800 + ((c - 0x10000) >> 10), 0xDC00 + ((c - 0x10000) & 0x3FF))
 
 
 def log_path(name: str, env: Mapping[str, str] | None = None) -> str:
@@ -59,8 +70,9 @@ def stamp(now: float | None = None) -> str:
 
 
 def terminal_safe(text: str, keep: str = "\t") -> str:
-    """``text`` with every C0 control but those in ``keep``, DEL, C1 control, bidi override or isolate
-    and lone surrogate shown as its escape ``\\uXXXX`` (ESC -> ``\\u001b``); anything else as it is."""
+    """``text`` with every C0 control but those in ``keep``, DEL, C1 control, bidi override or isolate,
+    lone surrogate and character a terminal does not show shown as its escape ``\\uXXXX`` (ESC ->
+    ``\\u001b``); anything else as it is."""
     if text.isprintable():  # why: the common case, one pass in C; every character we escape fails it
         return text
     table = _TABLES.get(keep)
@@ -68,7 +80,9 @@ def terminal_safe(text: str, keep: str = "\t") -> str:
         # why the JSON escape (ESC -> \\u001b): visible, and inside a JSON string it decodes back to the
         # very character, so ``--json`` output stays valid and loses nothing. Made at the first text that
         # needs it (2,000 entries: not at import, which every hook pays)
-        table = _TABLES[keep] = {c: f"\\u{c:04x}" for span in _UNSAFE for c in span if chr(c) not in keep}
+        # (a tag character, past U+FFFF, as its two JSON escapes: ``\\udb40\\udc41``)
+        table = _TABLES[keep] = {c: "".join(f"\\u{u:04x}" for u in _units(c)) for span in _UNSAFE for c in span
+                                 if chr(c) not in keep}
     return text.translate(table)
 
 
