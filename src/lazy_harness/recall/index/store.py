@@ -31,6 +31,7 @@ from lazy_harness.errors import LhError
 from lazy_harness.memory import files
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import lookup, sources
+from lazy_harness.regular_file import append_regular
 
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
@@ -154,9 +155,9 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
         conn = None
         if create:
             # why: SQLite would make it 0644; in the loop: a file removed below is made again by attempt 2.
-            # O_NONBLOCK: a FIFO in the file's place held this open (and the writer's lock) for good
+            # why append_regular: a plain open of a FIFO in the file's place held it (and the writer's lock) for good
             try:
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK, 0o600))
+                os.close(append_regular(path, 0o600))
             except OSError:
                 pass  # connect says what is wrong
         try:
