@@ -4,6 +4,7 @@ held``) say it waits there, with the command that gives it to this project; befo
 unassigned`` (a command one has to know of) named it, and the project's own views were silent."""
 
 import os
+import time
 
 from lazy_harness import paths
 from tests.cli.lhrun import invoke
@@ -35,3 +36,25 @@ def test_a_project_of_another_name_is_not_told(tmp_path):
     out = invoke("memory", "show", "--section", "learnings", "--project", other).out
     assert OLD not in out and "lh memory assign" not in out, out
     assert os.path.isdir(paths.memory_dir(other))
+
+
+def test_an_index_without_learnings_of_no_key_spares_the_scan_of_every_learning(tmp_path, monkeypatch):
+    """What waits to be assigned is looked for by reading every learning's head (16,700 at 100,000
+    entries, on every lh memory show): when the index, up to date, holds no learning without a key,
+    nothing can wait and none is read; with one there (or no index to ask), they are."""
+    from lazy_harness.memory import owners
+    from tests.support import memory_samples as ms
+
+    work = project(tmp_path / "work")
+    ms.write_learning(paths.learnings_dir(), "Keyed learning of work", "api", time.time(), slug="keyed",
+                      project_folder=os.path.basename(paths.memory_dir(work)))
+    ms.index_now()
+    scans = []
+    real = owners.orphans
+    monkeypatch.setattr(owners, "orphans", lambda *a, **k: scans.append(1) or real(*a, **k))
+    assert invoke("memory", "show", "--section", "learnings", "--project", work).code == 0
+    assert scans == []
+    legacy_learning()
+    ms.index_now()
+    assert invoke("memory", "show", "--section", "learnings", "--project", work).code == 0
+    assert scans == [1]
