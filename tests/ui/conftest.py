@@ -102,7 +102,7 @@ def seeded(tmp_path) -> Seeded:
     # before a test runs; a run crossing midnight put "today's" spend in yesterday
     import json
 
-    now = time.time()
+    now = s.spent_at = time.time()  # why kept: a test of spend per day counts its days from this, not NOW
 
     ledger = paths.ledger_file()
     os.makedirs(os.path.dirname(ledger), exist_ok=True)
