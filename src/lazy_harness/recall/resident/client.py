@@ -128,7 +128,11 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
 def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None,
               meanwhile: Callable[[], object] | None = None) -> tuple[object, str]:
     """One question over the socket, asked only of a listener running as ``uid`` (default: the
-    user): (the decoded answer, "") or (None, why not)."""
+    user): (the decoded answer, "") or (None, why not). ``timeout`` bounds the whole exchange, the
+    caller's ``meanwhile`` included: each step gets what the ones before it left."""
+    import time
+
+    deadline = time.monotonic() + timeout
     # why: ``import socket`` loads enum and selectors: 25.6 ms to start without site against 13.2 ms
     # for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py)
     import _socket as s
@@ -146,6 +150,7 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
         peer, me = peer_uid(sock), (os.geteuid() if uid is None else uid)
         if peer != me:  # why: before a byte leaves: another user's listener gets nothing
             return None, f"not asked: the socket's listener runs as uid {peer}, not {me}"
+        sock.settimeout(max(deadline - time.monotonic(), 0.001))  # why: a long prompt a listener does not read
         # why: the time as text: a float would make jsonload.dumps import json (and re, enum)
         sock.sendall((jsonload.dumps(question) + "\n").encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
@@ -153,7 +158,7 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
             meanwhile()
         # why ``seconds``: the socket's timeout bounds each read; an answer trickled a byte at a time,
         # each before the last read times out, held the prompt for up to MAX_ANSWER reads
-        got = read_all(sock, MAX_ANSWER, seconds=timeout)
+        got = read_all(sock, MAX_ANSWER, seconds=deadline - time.monotonic())
         return (jsonload.loads(got) if got else None), "no answer"
     except TimeoutError:
         return None, NO_ANSWER
