@@ -1,6 +1,8 @@
 """The whole exchange with the answerer (connecting, sending, the hook's own work meanwhile, reading)
-is bound by the one timeout the prompt hook gives it, not each step by its own: the hook's own search
-run while the answerer works, then a listener that never answers, held a prompt for both in turn."""
+is bound by the one timeout the prompt hook gives it, not each step by its own: the hook's own work
+done while the answerer works (a note written, modules loaded: slow on a busy disk), then a listener
+that never answers, held a prompt for both in turn. An answer already sent is still read when that
+work took the whole time."""
 
 import os
 import socket
@@ -53,7 +55,7 @@ def test_the_hooks_own_work_meanwhile_counts_against_the_timeout(tmp_path):
     thread = threading.Thread(target=_hold, args=(server, stop), daemon=True)
     thread.start()
     try:
-        got, why, took = _ask(tmp_path, meanwhile=lambda: time.sleep(SLOW))  # the hook's own search
+        got, why, took = _ask(tmp_path, meanwhile=lambda: time.sleep(SLOW))  # the hook's own work, slow
     finally:
         stop.set()
         server.shutdown(socket.SHUT_RDWR)
@@ -62,3 +64,35 @@ def test_the_hooks_own_work_meanwhile_counts_against_the_timeout(tmp_path):
     assert got is None and why == client.NO_ANSWER
     assert took < TIMEOUT + 0.9, took  # without one deadline: SLOW + TIMEOUT (3.5 s)
 
+
+
+def _answer(server: socket.socket, answered: threading.Event) -> None:
+    conn, _ = server.accept()
+    with conn:
+        while conn.recv(65536):
+            pass
+        conn.sendall(b'{"error": "from the test"}\n')
+        conn.shutdown(socket.SHUT_WR)
+        answered.set()
+        conn.recv(1)  # why: held open until the client closes
+
+
+def test_an_answer_sent_while_the_hooks_own_work_took_the_whole_time_is_read(tmp_path):
+    server = _listener()
+    server.listen(1)
+    answered = threading.Event()
+    thread = threading.Thread(target=_answer, args=(server, answered), daemon=True)
+    thread.start()
+
+    def slow_work() -> None:
+        assert answered.wait(10)
+        time.sleep(TIMEOUT)  # why: past the deadline, with the answer waiting in the socket
+
+    try:
+        got, why, _ = _ask(tmp_path, meanwhile=slow_work)
+    finally:
+        server.close()
+        thread.join(10)
+    # the answer was read and judged (an error answer), not counted as none (which backs off)
+    assert why != client.NO_ANSWER, why
+    assert not os.path.exists(os.path.join(client.folder(), client.BACKOFF_NAME))

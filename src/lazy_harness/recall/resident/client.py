@@ -34,6 +34,7 @@ PID_NAME = "resident.pid"
 LOG = "resident.log"
 SERVE_FROM = 3000  # entries in the index from which the hook starts an answerer (below: fast enough alone)
 ASK_TIMEOUT = 3.0  # seconds the hook waits for an answer before doing the work itself
+READ_FLOOR = 0.05  # seconds the reply is read for at least, whatever the exchange's steps before took
 MAX_ANSWER = 1 << 20
 MAX_QUESTION = 4 << 20
 MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
@@ -158,7 +159,8 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
             meanwhile()
         # why ``seconds``: the socket's timeout bounds each read; an answer trickled a byte at a time,
         # each before the last read times out, held the prompt for up to MAX_ANSWER reads
-        got = read_all(sock, MAX_ANSWER, seconds=deadline - time.monotonic())
+        # why the floor: an answer already sent is read even when ``meanwhile`` took the time left
+        got = read_all(sock, MAX_ANSWER, seconds=max(deadline - time.monotonic(), READ_FLOOR))
         return (jsonload.loads(got) if got else None), "no answer"
     except TimeoutError:
         return None, NO_ANSWER
