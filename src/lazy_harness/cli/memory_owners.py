@@ -9,6 +9,7 @@ itself: ``unassigned`` adopts only a learning with one possible owner and lists 
 from __future__ import annotations
 
 import os
+import shlex
 import time
 
 import click
@@ -83,9 +84,6 @@ def assign(learning_id: str, target: str) -> None:
 
     learning_id = ids.as_typed(learning_id)  # why: as forget and approve take it (upper case, spaces, brackets)
     mroot, ldir, cfg = _roots()
-    known = {h["id"]: h for h in owners.orphans(mroot, ldir, os.environ)}
-    if learning_id not in known:
-        raise LhError(f"{learning_id} is not an unassigned project learning", hint="lh memory unassigned")
     if _is_key(mroot, target):
         key, root = target, _live_root(mroot, target)
     elif target and os.path.isdir(target):
@@ -93,11 +91,34 @@ def assign(learning_id: str, target: str) -> None:
         key = os.path.basename(paths.project_memory_dir(root, None, cfg["memory"]["path"] or None))
     else:
         raise LhError(f"{target!r} is neither a memory key in {mroot} nor a folder", hint="lh memory unassigned")
+    known = {h["id"]: h for h in owners.orphans(mroot, ldir, os.environ)}
+    if learning_id not in known:
+        if _assigned_already(mroot, learning_id, key):
+            return
+        raise LhError(f"{learning_id} is not an unassigned project learning", hint="lh memory unassigned")
     owners.assign(mroot, learning_id, key, time.time())
     if root is not None:  # why: as the worker does: an origin change before its next session finds the adoption
         last_key.remember_key(root, os.path.join(mroot, key))
     index_after(os.path.join(mroot, key), ldir)
     _say(f"{learning_id} is {key}'s now ({os.path.join(mroot, key)})")
+
+
+def _assigned_already(mroot: str, learning_id: str, key: str) -> bool:
+    """True, said, when project learning ``learning_id`` is ``key``'s already (assigned twice: done);
+    an LhError naming its project when another has it; False when none has it."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import aliases
+
+    having = sorted(set(aliases.adopted_anywhere(mroot).get(learning_id, ())))
+    if key in having:
+        _say(f"{learning_id} is {key}'s already ({os.path.join(mroot, key)}): nothing to do")
+        return True
+    if having:
+        root = _live_root(mroot, having[0])
+        raise LhError(f"{learning_id} is {' and '.join(having)}'s already ({os.path.join(mroot, having[0])}), "
+                      "shown in that project's sessions; a learning is given to one project",
+                      hint=f"lh memory show --project {shlex.quote(root)}" if root else None)
+    return False
 
 
 def _live_root(mroot: str, key: str) -> str | None:
