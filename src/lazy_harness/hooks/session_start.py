@@ -12,12 +12,13 @@ logged by hooks/entry.py, which always exits 0.
     waiting_tasks    a worker for tasks a dead worker left waiting
     pull             with a sync remote: a pull, waited for within its budget
     unfinished       a killed writer's unfinished persist rolled back (memory/intent.py; one listdir)
-    index_check      the recall index missing, or a memory file changed since the index was brought up
-                     to date (by hand, a sync): an index task for the worker (a few ``stat``)
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
     read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext;
                      under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (readback.codex_fit)
+    index_check      the recall index missing, or a memory file changed since the index was brought up
+                     to date (by hand, a sync): an index task for the worker (a few ``stat``, and the
+                     learnings the digest has just stat'ed)
     remember_shown   the ids the digest printed, so prompt recall does not repeat them
     hold_left_out    hold what the digest's check left out; tell the person once
     tell_recurred    a failure memory showed a session and it hit again, told to the person once
@@ -110,12 +111,15 @@ def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False)
     if plugin:
         step(s, welcome)
     s.load_config()  # why: not a step: without the config no step can run; entry.py logs the error
-    for each in (sweep, waiting_tasks, pull, unfinished, index_check, person_notice, migration):
+    for each in (sweep, waiting_tasks, pull, unfinished, person_notice, migration):
         step(s, each)
+    # why index_check after the digest: it compares the learnings the digest stat'ed with what the index
+    # read of them (an edit written into a file), without a second ``stat`` of each
     if s.cfg["context"]["enabled"]:
-        for each in (read_digest, remember_shown, hold_left_out, tell_recurred):
+        for each in (read_digest, index_check, remember_shown, hold_left_out, tell_recurred):
             step(s, each)
     else:
+        step(s, index_check)
         step(s, remember_shown)  # why: nothing printed, but the context starts over all the same
     return s.result()
 
@@ -225,14 +229,15 @@ def index_check(s: Start) -> str:
     """The hooks only read the recall index; the worker and the commands that change memory write it
     (ADR 0042). A file changed otherwise (by hand, an editor, a sync pull) or an index that is gone
     is found here, by the ``stat`` of the memory files against what the writer last saw, and becomes
-    an index task for the worker: the change reaches recall seconds later."""
+    an index task for the worker: the change reaches recall seconds later. A learning edited in place
+    (its folder's ``stat`` unchanged) is found among the newest ones, whose ``stat`` the digest took."""
     if not s.cfg["recall"]["enabled"]:
         return ""
     from lazy_harness.recall.index import writer
 
     mdir = paths.memory_dir(s.cwd, s.env, s.cfg["memory"]["path"] or None)
     ldir = paths.learnings_dir(s.cfg["knowledge"]["path"] or None, s.env)
-    if not writer.behind(s.env, mdir, ldir):
+    if not writer.behind(s.env, mdir, ldir, (s.stats or {}).get("learning_stamps")):
         return ""
     from lazy_harness.queue import index_task
 

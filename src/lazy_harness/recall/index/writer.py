@@ -2,8 +2,9 @@
 index's lock, in parts (``store.refresh_within``), then the word lists removals left short and the
 vectors: killed at any moment, the next run goes on from the last part committed. Who runs it and
 when: docs/how/recall.md, "The index". What it saw of each folder's files (their ``stat``) is kept
-beside the index (``seen/<folder>``, ``seen/#learnings``) for SessionStart's check (:func:`behind`,
-hot path: only ``os`` at import time).
+beside the index (``seen/<folder>``, ``seen/#learnings``), and the size and time at which the index
+read each of the newest ``WATCHED`` learning files (``seen/#learning-files``), for SessionStart's
+check (:func:`behind`, hot path: only ``os`` at import time).
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
 PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
 LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
+LEARNING_FILES = "#learning-files"  # the record of the newest learning files, as the index read them
+# why 200: the digest's CANDIDATES (recall/readback/digest.py), the files SessionStart stats anyway; an edit
+# in place changes no folder's stat, only the file's, so a start finds it only among the files it stats
+WATCHED = 200
 COMPLETE = "vectors_complete"  # meta: the model whose vectors every text had when the writer last looked
 
 
@@ -92,28 +97,38 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
     # why: taken before reading: a file changed while this runs differs from what is recorded, and the
     # next SessionStart asks for another update (never the other way round)
     seen = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
+    watched: list[str] = []
     if ldir:
+        from lazy_harness.memory.files import recent_learning_files
+
         seen[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+        watched = recent_learning_files(ldir, WATCHED)
     for attempt in (1, 2):
         try:
-            done = _write(index_path, mdirs, ldir, log, deep)
+            done, read = _write(index_path, mdirs, ldir, log, deep, watched)
             break
         except Exception as exc:
             if attempt == 2 or not store.damaged(exc):
                 raise
             log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
             store.remove(index_path)
+    if ldir:
+        seen[files_record(index_path)] = f"{ldir}\n" + "".join(f"{s} {p}\n" for p, s in read.items())
     for path, text in seen.items():
         atomic_write(path, text, durable=False)
     return done
 
 
-def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int) -> tuple[int, int]:
+def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int,
+           watched: list[str]) -> tuple[tuple[int, int], dict[str, str]]:
+    """(entries indexed, texts embedded), and the ``size:mtime_ns`` at which the index read each of the
+    ``watched`` learning files (its ``source`` rows: a file in a month folder this update did not look
+    into keeps the stamp it was read at before, so an edit there still reads as behind)."""
     import time
 
     from lazy_harness.errors import StaticModelError
     from lazy_harness.recall.embed import vectors
-    from lazy_harness.recall.index import apply, store
+    from lazy_harness.recall.index import apply, lookup, store
 
     started = time.monotonic()
     conn = store.connect(index_path)
@@ -125,6 +140,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
             conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
         count, _ = store.refresh_within(conn, mdirs, ldir, deep=deep)
         log(f"indexed {count} entries in {time.monotonic() - started:.1f} s")
+        read = dict(lookup.rows_in(conn, "SELECT unit, stamp FROM source WHERE unit IN ({})", watched))
         if remade := apply.remake_short(conn):
             log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
         # why: looking for texts without a vector reads every text's key (125 ms at 18,000 entries, about
@@ -141,7 +157,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
         if embedded > PRUNE_AFTER:  # why: a model change or a large rebuild left old vectors behind
             vectors.prune(conn, vectors.model_id())
         log(f"embedded {embedded} texts in {time.monotonic() - started:.1f} s")
-        return count, embedded
+        return (count, embedded), read
     finally:
         conn.close()
 
@@ -199,10 +215,16 @@ def _read(path: str) -> str | None:
         return None
 
 
-def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
+def files_record(index_path: str) -> str:
+    """Where the writer keeps the ``size:mtime_ns`` at which the index read the newest learning files."""
+    return os.path.join(paths.recall_seen_dir(index_path), LEARNING_FILES)
+
+
+def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None,
+           stamps: Mapping[str, list[int]] | None = None) -> bool:
     """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
-    last brought it up to date: a few ``stat`` and two small reads. A folder with no memory file of its
-    own, never indexed, is not behind (nothing of it to index)."""
+    last brought it up to date: a few ``stat`` and three small reads. A folder with no memory file of its
+    own, never indexed, is not behind (nothing of it to index). ``stamps``: see :func:`edited`."""
     index_path = paths.recall_index_file(env)
     now = stamp(mdir)
     was = _read(seen_file(index_path, mdir))
@@ -210,7 +232,39 @@ def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> bool:
         return any(part != "-" for part in now.split(" "))
     if was != f"{mdir}\n{now}\n" or not os.path.exists(index_path):
         return True
-    return ldir is not None and _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n"
+    if ldir is None:
+        return False
+    return _read(seen_file(index_path, None)) != f"{ldir}\n{stamp(ldir, learnings=True)}\n" or \
+        edited(index_path, ldir, stamps)
+
+
+def edited(index_path: str, ldir: str, stamps: Mapping[str, list[int]] | None) -> bool:
+    """Whether one of the newest learning files differs in size or time from what the index read of it:
+    an edit written into the file, which leaves its folder's ``stat`` as it was. ``stamps``: the
+    ``[size, mtime_ns, ...]`` of the files SessionStart's digest has just stat'ed (its candidates, the
+    files recorded), compared without another ``stat``; None (no digest ran): each recorded file is
+    stat'ed here. A file not among them, or gone (its folder's ``stat`` says so), is passed over."""
+    text = _read(files_record(index_path))
+    if text is None:
+        return True  # why: no record (an index the writer has not recorded the files of yet) is behind
+    head, _, rest = text.partition("\n")
+    if head != ldir:
+        return True
+    for line in rest.split("\n"):
+        was, _, path = line.partition(" ")
+        if stamps is None:
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            now = f"{st.st_size}:{st.st_mtime_ns}"
+        elif (got := stamps.get(path)) is not None:
+            now = f"{got[0]}:{got[1]}"
+        else:
+            continue
+        if now != was:
+            return True
+    return False
 
 
 def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:

@@ -320,6 +320,10 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     project, key, cross = stats["project"], owned.keys | owned.adopted, state.policy(cfg)
     legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
     heads = Heads(candidates, paths.learning_heads_file(env))
+    if candidates:  # why: with none listed (``context.learnings = 0``) the check stats the files itself
+        # why: SessionStart's index check compares them with what the index read (``writer.edited``): an
+        # edit written into a file changes no folder's ``stat``, and these are stat'ed here anyway
+        stats["learning_stamps"] = heads.stamps
     if heads.not_files:  # why named: passed over in silence, nobody learns why the learning is gone
         more = f", and {len(heads.not_files) - DAMAGE_NAMED} more" if len(heads.not_files) > DAMAGE_NAMED else ""
         stats["errors"].append(f"{len(heads.not_files)} learning(s) not a regular file, not read "
