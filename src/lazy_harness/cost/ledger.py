@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import append_line
+from lazy_harness.cost import own
 from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
@@ -107,7 +108,12 @@ def record(usage: Usage, meta: Mapping[str, object], outcome: str, prompt_chars:
         line["usd_per_mtok"] = [float(p) for p in getattr(usage, "usd_per_mtok", ())]
     if call:
         line["call"] = call
-    append_line(paths.ledger_file(env), json.dumps(line, separators=(",", ":")), heal=True)
+    text = json.dumps(line, separators=(",", ":"))
+    keys = own.ring(env, lambda since: raw_since(since, env))
+    if keys is not None:  # why: the caps count only the lines this machine signed (ADR 0065)
+        text = keys.sign(text)
+        line["mac"] = json.loads(text)["mac"]
+    append_line(paths.ledger_file(env), text, heal=True)
     return line
 
 
@@ -228,11 +234,26 @@ def _backwards(fh: Any) -> Iterator[bytes]:
         yield from reversed(lines[1:] if pos > 0 else lines)
 
 
-def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None) -> list[dict]:
+def raw_since(since: float, env: Mapping[str, str] | None = None) -> list[bytes]:
+    """The bytes of every line every reader counts with ``ts >= since``, in file order (the whole file)."""
+    try:
+        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
+            return [raw.rstrip(b"\r\n") for raw in fh
+                    if (entry := _parse(raw) if raw.strip() else None) is not None and entry["ts"] >= since]
+    except OSError:
+        return []
+
+
+def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None,
+               mine: bool = False) -> list[dict]:
     """Ledger entries with ``ts >= since``, in file order. Reads from
     the end and stops only after ``OLD_RUN_BYTES`` of lines in a row older than ``since`` by more than
-    SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps."""
+    SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps.
+    ``mine``: only this machine's own lines (``own``, ADR 0065), each once; the others neither count
+    nor make the run of old lines that stops the read (a remote's old lines merged after today's)."""
     path = path or paths.ledger_file(env)
+    keys = own.ring(env, lambda since: raw_since(since, env)) if mine else None
+    seen: set[str] = set()
     try:
         # why open_regular: a FIFO in the ledger's place held the budget check (the worker) and lh cost in open()
         fh = open(open_regular(path)[0], "rb")  # noqa: SIM115 - why: apart from `with` so only an unopened file returns []
@@ -242,6 +263,8 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     old = 0
     with fh:
         for raw in _backwards(fh):
+            if keys is not None and not keys.mine(raw, seen):
+                continue
             ts = _quick_ts(raw)
             entry = None
             if ts is None:
@@ -335,7 +358,7 @@ def cost_per_char(env: Mapping[str, str] | None = None, now: float | None = None
     now = time.time() if now is None else now
     # why: not the model check's calls: their prompt is a few entries, so nearly all their cost is the
     # CLI's own system prompt, and their dollars per character would price a distillation far too high
-    samples = [e for e in read_since(now - 30 * 86400, env)
+    samples = [e for e in read_since(now - 30 * 86400, env, mine=True)
                if e.get("outcome") == "ok" and _known_cost(e, prices) and e.get("kind") != "model-check"
                and _number_in(e.get("prompt_chars"), 1, MAX_PROMPT_CHARS)
                and (alike is None or alike(e.get("model")))][-last:]

@@ -163,7 +163,7 @@ def settle(env: Mapping[str, str] | None = None) -> int:
     killed = [c for c in open_calls(env) if not c.live]
     if not killed:
         return 0
-    settled = {ledger.call_of(e) for e in ledger.read_since(min(c.started for c in killed), env)}
+    settled = {ledger.call_of(e) for e in ledger.read_since(min(c.started for c in killed), env, mine=True)}
     written = 0
     for c in killed:
         if c.call not in settled:
