@@ -114,6 +114,13 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
         return summary
 
 
+def _printable(lines: list[str]) -> list[str]:
+    """A round's ``conflict:`` lines as ``lh sync`` prints them and ``--status`` keeps them: a file name
+    or an id in them is the remote's choice, so a terminal escape, a bidi override or a line break
+    there is shown as its escape (``\\u001b``), never sent to a terminal."""
+    return [logfile.terminal_safe(line, keep="") for line in lines]
+
+
 def _with_kept(data: str, got: dict) -> dict:
     """The state's last conflicts with those this round kept (journalled even when it failed later)."""
     kept = got["conflicts"]
@@ -196,9 +203,9 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     remember_remote(data, env)
     got["changed"] += merged
     if merged and before:  # a forget met an edit of its entry, which the merge keeps hidden: said
-        got["conflicts"] += forgotten.said(data, before, _remote_head(data, env), env)
+        got["conflicts"] += _printable(forgotten.said(data, before, _remote_head(data, env), env))
         # and an edit of this machine's that another machine's round replaced by its own (and journalled)
-        got["conflicts"] += replaced.said(data, before, _head(data, env), merged, env)
+        got["conflicts"] += _printable(replaced.said(data, before, _head(data, env), merged, env))
     if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
         came = incoming_ids(data, before, _head(data, env), env)
         got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
@@ -239,7 +246,7 @@ def _keep_conflicts(cfg: Config, env: Mapping[str, str] | None, data: str, now: 
     lost (sync/replaced.py) in the round that brings the merge, not one round later."""
     created: list[str] = []
     kept = conflicts.keep(data, cfg, env, now, created, lambda text, path: arrivals.record_learning(text, path, env))
-    got["conflicts"] += kept
+    got["conflicts"] += _printable(kept)
     got["changed"] += created
     if kept:
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
