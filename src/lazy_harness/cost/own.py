@@ -64,13 +64,16 @@ class Ring:
     """This machine's spend key and the lines adopted with it."""
 
     def __init__(self, key: bytes, adopted: Iterable[str] = ()) -> None:
-        self.key = key
+        import hashlib  # why here: the worker's and the commands' path, never a hook's
+
         self.adopted = frozenset(adopted)
+        # why one keyed state copied per line: keying costs as much as hashing a ledger line
+        self._keyed = hashlib.blake2b(key=key, digest_size=MAC_HEX // 2, person=_PERSON)
 
     def mac(self, body: bytes) -> str:
-        import hashlib
-
-        return hashlib.blake2b(body, key=self.key, digest_size=MAC_HEX // 2, person=_PERSON).hexdigest()
+        h = self._keyed.copy()
+        h.update(body)
+        return h.hexdigest()
 
     def sign(self, text: str) -> str:
         """A line (compact JSON of an object) with its MAC added as its last field."""
@@ -79,14 +82,12 @@ class Ring:
 
     def signed_by(self, raw: bytes) -> str | None:
         """The MAC of ``raw`` when this key made it, else None."""
-        import hmac
-
         cut = len(raw) - MAC_HEX - 2
         if cut <= len(_TAIL) or not raw.endswith(b'"}') or raw[cut - len(_TAIL):cut] != _TAIL:
             return None
         said = raw[cut:-2].decode("ascii", "replace")
         body = raw[:cut - len(_TAIL)] + b"}"
-        return said if hmac.compare_digest(said, self.mac(body)) else None
+        return said if _same(said, self.mac(body)) else None
 
     def mine(self, raw: bytes, seen: set[str]) -> bool:
         """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
@@ -102,6 +103,12 @@ class Ring:
             return False
         seen.add(said)
         return True
+
+
+def _same(a: str, b: str) -> bool:
+    import hmac
+
+    return hmac.compare_digest(a, b)
 
 
 def _problem(path: str) -> str | None:
