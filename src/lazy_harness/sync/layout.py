@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 # so every remote holds them already
 STAMPS = (".sync-push", ".sync-pull")
 GIT_FILES = (".gitignore", ".gitattributes", ".gitmodules")
+# The most a memory file may grow to through the remote (``_refuse_huge_files``). why 128 MiB: more than
+# ten times the largest memory file measured (a first sync's usage.jsonl, 11 MB; the ledger grows ~9 MB
+# a year of heavy use), while each reader of a file, the merge drivers with three versions of it, holds it whole
+MAX_FILE_BYTES = 128 * 1024 * 1024
 
 
 def _machine_local(parts: list[str], projects: str = "projects") -> bool:
@@ -199,3 +203,37 @@ def _refuse_long_lines(data: str, before: str, env: Mapping[str, str] | None) ->
             raise SyncError(f"the remote holds a line longer than {lines.MAX_LINE >> 20} MiB in {path!r} (line "
                             f"{min(new)}), which no reader of memory reads: refused, nothing merged",
                             hint="delete that line on the remote, then lh sync")
+
+
+def _sizes(data: str, commit: str, env: Mapping[str, str] | None, *paths: str) -> dict[str, int]:
+    """The size of each file ``commit`` holds (of ``paths`` only, when given), by path."""
+    listing = _git(data, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, "--", *paths, env=env).stdout
+    out: dict[str, int] = {}
+    for entry in listing.split("\0"):
+        meta, _, path = entry.partition("\t")
+        size = meta.split()[3] if len(meta.split()) == 4 else ""
+        if path and size.isdigit():
+            out[path] = int(size)
+    return out
+
+
+def _refuse_huge_files(data: str, before: str, seen: str, env: Mapping[str, str] | None) -> None:
+    """Refuse a remote whose memory file is larger than :data:`MAX_FILE_BYTES` when neither this
+    machine's commit ``before`` nor the remote's commit it last merged (``seen``) held that file past
+    the bound: anyone who can push could make every machine's readers (the merge drivers hold three
+    versions of a file in memory) read a file of gigabytes at each round. A file that grew past the
+    bound here, or that was past it when this machine joined, is left alone."""
+    big = {p: n for p, n in _sizes(data, f"origin/{BRANCH}", env).items() if n > MAX_FILE_BYTES}
+    for commit in (c for c in (before, seen) if c and big):
+        for path, n in _sizes(data, commit, env, *big).items():
+            if n > MAX_FILE_BYTES:
+                big.pop(path, None)
+    if big:
+        path, n = min(big.items())
+        raise SyncError(f"the remote holds {path!r} of {_size(n)}, more than a memory file grows to "
+                        f"({_size(MAX_FILE_BYTES)}): refused, nothing merged",
+                        hint="delete the lines it gained on the remote, then lh sync")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1048576:.1f} MiB" if n >= 1048576 else f"{n / 1024:.1f} KiB"

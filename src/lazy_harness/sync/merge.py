@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.layout import _refuse_long_lines, _refuse_strangers
+from lazy_harness.sync.layout import _refuse_huge_files, _refuse_long_lines, _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
 from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
                                     _run_input, need_merge_tree, one_line)
@@ -108,8 +108,9 @@ def remember_remote(data: str, env: Mapping[str, str] | None = None) -> None:
 def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
                  learnings: str = "knowledge/learnings", rewritten: str = "") -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
-    anything but memory, or a line no reader reads, is refused first (``layout._refuse_strangers``,
-    ``layout._refuse_long_lines``; ``projects`` and ``learnings``:
+    anything but memory, a line no reader reads, or a file grown past any memory file's size, is refused
+    first (``layout._refuse_strangers``, ``layout._refuse_long_lines``, ``layout._refuse_huge_files``;
+    ``projects`` and ``learnings``:
     where this machine keeps them, relative to the data folder). ``rewritten``: the remote's commit
     this clone last knew, when its owner rewrote the history since (:func:`rewritten_from`): what this
     machine changed since then goes on top of the new history (:func:`_onto_rewritten`).
@@ -128,6 +129,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
         return []
     _refuse_strangers(data, env, projects, learnings)
     _refuse_long_lines(data, before, env)
+    _refuse_huge_files(data, before, known_remote(data, env), env)
     if before and rewritten:
         need_merge_tree(data, env)
         commit = _onto_rewritten(data, before, theirs, rewritten, env, projects)
