@@ -145,6 +145,20 @@ def _other_layout_error(data: str, path: str, found: tuple[str, str], projects: 
                           "to match, then lh sync")
 
 
+NAME_MAX = 255  # the longest file name, in bytes, that Linux and macOS file systems take
+
+
+def _unwritable(path: str) -> str:
+    """Why this machine cannot write ``path`` (as ``git ls-tree`` printed it, UTF-8 decoded with
+    replacement), or "": a name longer than :data:`NAME_MAX` bytes, or bytes that are not UTF-8 (a
+    replacement character: the name cannot be given back to git as it is stored)."""
+    if "\ufffd" in path:
+        return "a name that is not UTF-8, which this machine cannot write"
+    if any(len(part.encode("utf-8")) > NAME_MAX for part in path.split("/")):
+        return f"a name longer than {NAME_MAX} bytes, which no file system here takes"
+    return ""
+
+
 def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, learnings: str) -> None:
     """Refuse a remote whose tree holds anything but memory's plain files. A symbolic link checked out
     as ``projects`` or ``knowledge/learnings`` would send every later write of the worker outside the
@@ -161,6 +175,10 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
         if mode not in ("100644", "100755"):
             stranger = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
             break
+        unwritable = _unwritable(path)
+        if unwritable:  # why first: every round of every machine stopped in git's checkout on it
+            stranger = stranger or f"{path!r}, {unwritable}"
+            continue
         why = outside_layout(path, projects, learnings)
         found = other_layout(path, projects, learnings) if why else None
         if found:  # why before any stranger: its hint to delete must not reach another machine's memory
