@@ -9,7 +9,7 @@ import os
 from lazy_harness.sync.layout import _refuse_huge_files, _refuse_long_lines, _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
 from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
-                                    _run_input, need_merge_tree, one_line)
+                                    _run_input, file_at, need_merge_tree, one_line)
 from lazy_harness.sync.repo_setup import TOP, top_files
 from lazy_harness.sync.write_merged import _install
 
@@ -140,11 +140,40 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
         tree = _merged_tree(data, before, theirs, env, projects)
         commit = _git(data, "commit-tree", tree, "-p", before, "-p", theirs, "-m",
                       f"Merge remote-tracking branch 'origin/{BRANCH}'", env=env).stdout.strip()
+    if not rewritten:  # why not then: what the owner's rewrite took out stays out (--accept-rewrite)
+        commit = _ledger_kept(data, before, theirs, commit, env)
     changes = _changes(data, before, commit, env)
     _install(data, changes, commit, env, projects, learnings)
     _git(data, "update-ref", "-m", f"lh sync: merge origin/{BRANCH}", "HEAD", commit, before, env=env)
     _git(data, "reset", "-q", env=env)  # the index to the merge (the files are written already)
     return [path for path, _, _ in changes]
+
+
+LEDGER = "ledger.jsonl"  # the cost ledger, at the top of the data folder (paths.ledger_file)
+
+
+def _ledger_kept(data: str, before: str, theirs: str, commit: str, env: Mapping[str, str] | None) -> str:
+    """``commit``, or a merge of ``before`` and ``theirs`` like it whose ledger also holds every line
+    ``before``'s held (after the merged ones). why: the ledger is a record of spend that the caps read;
+    a line removed on the remote (anyone who can push can empty the file) was taken out here by the
+    merge, or by a fast-forward, and this machine's spend of the day with it (ADR 0065)."""
+    ours = file_at(data, before, LEDGER, env) if before else None
+    if not ours:
+        return commit
+    merged = file_at(data, commit, LEDGER, env) or ""
+    have = {ln.strip() for ln in merged.split("\n")}
+    lost = [ln for ln in ours.split("\n") if ln.strip() and ln.strip() not in have]
+    if not lost:
+        return commit
+    genv = dict(os.environ if env is None else env)
+    text = merged + ("" if not merged or merged.endswith("\n") else "\n") + "".join(ln + "\n" for ln in lost)
+    blob = _run_input(data, ["hash-object", "-w", "--no-filters", "--stdin"], text, genv).stdout.strip()
+    kept = [e for e in _git(data, "ls-tree", "-z", commit, env=env).stdout.split("\0")
+            if e and e.partition("\t")[2] != LEDGER]
+    tree = _run_input(data, ["mktree", "-z"], "\0".join([*kept, f"100644 blob {blob}\t{LEDGER}"]) + "\0",
+                      genv).stdout.strip()
+    return _git(data, "commit-tree", tree, "-p", before, "-p", theirs, "-m",
+                f"Merge remote-tracking branch 'origin/{BRANCH}' (the ledger's lines kept)", env=env).stdout.strip()
 
 
 def _onto_rewritten(data: str, ours: str, theirs: str, old: str, env: Mapping[str, str] | None,
