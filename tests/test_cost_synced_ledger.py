@@ -141,3 +141,16 @@ def test_a_key_that_may_not_be_used_counts_every_line(isolated_home):
     os.chmod(own.key_file(), 0o644)
     _merge_in(_line(total_cost_usd=3.0))
     assert round(_verdict().spent_today, 2) == 4.0  # fails closed: as before, every line
+
+
+def test_a_remote_lines_text_reaches_no_terminal_as_escapes(isolated_home):
+    """lh cost prints a line's project and kind (the table, a killed call's line): a remote chooses them."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = time.time()
+    _spend(0.5, now - 60)
+    evil = "shop\x1b]0;owned\x07\x1b[2J\u202e"
+    _merge_in(_line(ts=now - 30, total_cost_usd=0.2, project=evil, kind=evil, outcome="killed"))
+    for args in (("cost", "--since", "1d", "--by", "project"), ("cost", "--since", "1d")):
+        out = invoke(*args).out
+        assert "shop\\u001b]0;owned" in out
+        assert not any(c in out for c in "\x1b\x07\u202e")

@@ -191,7 +191,17 @@ def _problem(raw: bytes) -> tuple[Any, str]:
     except ValueError:
         return None, "not JSON: a torn or hand-edited line"
     why = _why(entry)
-    return (None, why) if why else (entry, "")
+    return (None, why) if why else (_shown(entry), "")
+
+
+def _shown(entry: dict) -> dict:
+    """``entry`` with each text field as a terminal may show it (``logfile.terminal_safe``: ESC as
+    ``\\u001b``). why: the ledger is synced, so a remote chooses a line's ``project``, ``kind`` and
+    ``model``, which ``lh cost`` prints; no text lazy-harness writes holds a control character."""
+    for key, value in entry.items():
+        if isinstance(value, str) and not value.isprintable():
+            entry[key] = logfile.terminal_safe(value, keep="")
+    return entry
 
 
 def _parse(raw: bytes) -> Any:
