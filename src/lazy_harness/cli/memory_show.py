@@ -12,6 +12,7 @@ terminal-safe (cli/memory_reading.py ``echo``); the files themselves are left as
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 
@@ -21,7 +22,7 @@ from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.cli.memory_reading import AGENTS, digest_for, echo, setting
 from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import files, frontmatter, handoff, ids, provenance
+from lazy_harness.memory import files, frontmatter, handoff, held_shown, ids, provenance
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
@@ -212,7 +213,12 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
     tags = _item_tags(mdir, ldir, shown)
     for item in shown:
         tag = tags[item["id"]]
-        echo("  " + recall.handoff_line(item, now, stale_days, FULL) + (f"  [{tag}]" if tag else ""))
+        secret = held_shown.names_secret(tag)
+        if secret:  # why: an item held for a secret is printed redacted, with the file to edit it out of (ADR 0062)
+            item = copy.copy(item)  # a handoff Item: its class kept
+            item["text"] = held_shown.text(item["text"], tag)
+        echo("  " + recall.handoff_line(item, now, stale_days, FULL) + (f"  [{tag}]" if tag else "")
+             + (f"  ({os.path.join(mdir, files.HANDOFF)})" if secret else ""))
     _more("handoff", len(opened), len(shown))
     forgotten = handoff.forgotten_items(state)
     if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
@@ -288,15 +294,20 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
         records = standing.one_each([rec for rec in _entries(path) if recall.is_entry(rec)], kind)
         echo(f"{title} ({len(records)}, {path}):")
         shown = _newest(records, cut, oldest_first=True)
+        lines = _Lines(path, kind)
         for rec in shown:
-            extra = one_line(rec.get(detail), FULL)
             eid = ids.of_record(rec, kind)
-            tag = state.label(states.record(kind, eid, rec))
+            now = states.record(kind, eid, rec)
+            tag = state.label(now)
             # why the index's provenance phrase through search's label: the words lh memory search gives
             came = search_core.came_from({"prov": provenance.describe(rec, kind)})
-            echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(rec.get('summary'), FULL)}"
+            # why: an entry held for a secret is printed redacted, with the line to edit it out of (ADR 0062)
+            said = held_shown.record(rec, kind, now[1])
+            extra = one_line(said.get(detail), FULL)
+            echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(said.get('summary'), FULL)}"
                  + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else "")
-                 + (f"  [{one_line(came, 80)}]" if came else ""))
+                 + (f"  [{one_line(came, 80)}]" if came else "")
+                 + (f"  ({lines.of(rec)})" if said is not rec else ""))
         _more(title.lower(), len(records), len(shown))
         _say_skipped(path)
     if "learnings" in picked:
@@ -317,7 +328,8 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
         now = states.learning(learning, held.check_text(learning, learning["body"]), cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
-        echo(f"  {learning['id']}  {learning['day']}  {one_line(learning.get('title'), FULL)}  "
+        title = held_shown.text(learning.get("title"), now[1])  # why: a secret's hold, redacted (ADR 0062)
+        echo(f"  {learning['id']}  {learning['day']}  {one_line(title, FULL)}  "
              f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
         if learning["also_in"]:
             also = [os.path.relpath(p, os.path.dirname(ldir)) for p in learning["also_in"]]
@@ -326,6 +338,25 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
     for where in damaged:  # why: as a damaged decision line is named (_say_skipped), not left out without a word
         echo(f"lh: {where}: not listed above (whose it is cannot be read); lh memory check names every damaged "
              "learning", err=True)
+
+
+class _Lines:
+    """Where each entry of a decisions or failures file stands (``path:line``), read only when a line
+    is asked for: that of an entry held for a secret, which the person edits out there."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        self.path, self.kind = path, kind
+        self.where: dict[tuple[str, object], int] | None = None
+
+    def of(self, rec: dict) -> str:
+        if self.where is None:
+            from lazy_harness.memory import held
+
+            # why by id and summary: of the lines carrying one id (ADR 0059), the one listed
+            self.where = {(ids.of_record(r, self.kind), r.get("summary")): n
+                          for n, r in held.numbered_entries(self.path)}
+        n = self.where.get((ids.of_record(rec, self.kind), rec.get("summary")))
+        return f"{self.path}:{n}" if n else self.path
 
 
 def _date(ts: object) -> str:

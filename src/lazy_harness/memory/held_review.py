@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import approval, approval_key, files, ids, marks, provenance, state, trust
+from lazy_harness.memory import approval, approval_key, files, held_shown, ids, marks, provenance, state, trust
 from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, approved, learning_text,
                                       numbered_entries)
 from lazy_harness.memory.verdicts import Kept, listing_verdicts
@@ -93,7 +93,8 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
     """What waits for the person (``lh memory held``, the page's "Held for approval"): every entry of a
     project and every learning whose state (memory/state.py) is held, and the learnings that wait for
     approval to be used in other projects (``cross``: ``[trust] cross_projects``). Each: kind, id,
-    state (held or waiting), reason, origin, text, file, ``at_read`` (held by the check at read time,
+    state (held or waiting), reason, origin, text (redacted when held for a secret: ``held_shown``, ADR
+    0062; the person edits the secret out of ``file``), file, ``at_read`` (held by the check at read time,
     no hold recorded yet), and a learning's ``files`` (its copies).
     A state is worked out as every view works it out (:class:`States`): the marks or frontmatter, then
     the hold check on the entry's text at read time, its verdicts kept per text (a text checked once
@@ -253,8 +254,10 @@ def _held_records(memory_dir: str, states: States) -> list[dict]:
             eid = ids.of_record(rec, kind)
             now = states.record(kind, eid, rec)
             if now[0] == state.HELD:
+                # why the summary as the check's whole text redacts it: a secret across two fields (ADR 0062)
+                said = held_shown.record(rec, kind, now[1])
                 out.append(_entry(kind, eid, now, states.marked(eid), provenance.describe(rec, kind),
-                                  rec.get("summary") or "", f"{path}:{n}"))
+                                  said.get("summary") or "", f"{path}:{n}"))
     return out
 
 
@@ -273,7 +276,7 @@ def _held_items(memory_dir: str, states: States) -> list[dict]:
         now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
             out.append(_entry("handoff", item["id"], now, states.marked(item["id"]), _item_origin(item),
-                              item.get("text") or "", os.path.join(memory_dir, files.HANDOFF)))
+                              held_shown.text(item.get("text"), now[1]), os.path.join(memory_dir, files.HANDOFF)))
     return out
 
 
@@ -306,6 +309,6 @@ def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict
                         "reason": _at_read(now[1]) if at_read else now[1],
                         "origin": provenance.describe({**meta, "path": path}, "learning",
                                                       session_key="origin_session", project_field="origin"),
-                        "text": meta.get("title") or "", "file": path, "at_read": at_read,
+                        "text": held_shown.text(meta.get("title"), now[1]), "file": path, "at_read": at_read,
                         "crosses": state.crosses(meta)})
     return out

@@ -152,11 +152,15 @@ def run(words: list[str], project: str | None, all_projects: bool, kinds: list[s
 
 
 def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
-    """One hit as the command prints it."""
+    """One hit as the command prints it; one held for a secret redacted (ADR 0062: ``mark`` quotes its
+    reason; the file and line say where to edit it out)."""
+    from lazy_harness.memory import held_shown
+
+    said = held_shown.text(c["title"], mark)
     if as_json:
         import json
 
-        text = one_line(c["title"], 100, safe=False)  # why: JSON keeps the stored text
+        text = one_line(said, 100, safe=False)  # why: JSON keeps the stored text
         obj = {"kind": c["kind"], "id": c["id"], "title" if c["kind"] == "learning" else "summary": text,
                "file": c["file"], "line": c["line"] or None, "score": round(c["coverage"] - c["bm25"] / 1000.0, 4),
                "project": c["origin"], "date": date_of(c["ts"])}
@@ -171,7 +175,7 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
             obj["came_from"] = one_line(came_from(c), 80, safe=False)
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
         return json.dumps(obj, ensure_ascii=False)
-    title = one_line(c["title"], 100)
+    title = one_line(said, 100)
     where_ = f"{c['file']}:{c['line']}" if c["line"] else c["file"]
     label = f"  [{mark}]" if mark else ""
     if c.get("elsewhere"):
