@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import aliases, files, handoff, handoff_log, ids, standing
+from lazy_harness.memory import aliases, files, handoff, handoff_log, held_shown, ids, standing
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.recall.readback import learnings as heads
 from lazy_harness.ui.file_reads import parsed
@@ -48,8 +48,11 @@ def entries(p: Project, kind: str) -> list[dict]:
     # edit, a synced line) was listed live here while show and "Held for approval" said held
     states = held_review.States(p.memory_dir, p.learnings_dir)
     out = records(os.path.join(p.memory_dir, name))
-    for rec in out:
-        rec["left_out"] = state.label(states.record(kind, rec["id"], rec)) or None
+    for i, rec in enumerate(out):
+        now = states.record(kind, rec["id"], rec)
+        # why: an entry held for a secret is listed redacted, as lh memory show prints it (ADR 0062)
+        out[i] = rec = held_shown.record(rec, kind, now[1])
+        rec["left_out"] = state.label(now) or None
     return out[::-1]
 
 
@@ -112,7 +115,11 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     for meta in heads.once_each(listed):
         mine = mine_of[meta["path"]]
         meta["day"] = heads.day_of(meta) or "undated"  # why its rule: the day SessionStart shows
-        meta["left_out"] = state.label(_learning_state(meta, *texts[meta["path"]], cross), mine) or None
+        now = _learning_state(meta, *texts[meta["path"]], cross)
+        meta["left_out"] = state.label(now, mine) or None
+        if held_shown.names_secret(now[1]):  # why: held for a secret, listed redacted (ADR 0062)
+            meta["title"], meta["learning"] = held_shown.fields([str(meta.get(f) or "") for f in ("title", "learning")],
+                                                                now[1])
         meta["refused"] = refused.get(meta["id"])
         (own if mine else general).append(meta)
     return own, general
@@ -168,7 +175,12 @@ def handoff_items(p: Project) -> list[dict]:
     for item in items:
         recs = sorted(history.get(item["id"], []), key=lambda r: str(r.get("ts") or ""))
         tag = state.label(states.record("handoff", item["id"], {"text": str(item.get("text") or "")})) if states else ""
-        out.append({**item, "history": recs, "left_out": tag or None})
+        # why: an item held for a secret is listed redacted, its history's texts too (ADR 0062)
+        said = {}
+        if held_shown.names_secret(tag):
+            said = {"text": held_shown.text(item.get("text"), tag)}
+            recs = [{**r, "text": held_shown.text(r.get("text"), tag)} if "text" in r else r for r in recs]
+        out.append({**item, **said, "history": recs, "left_out": tag or None})
     return out
 
 

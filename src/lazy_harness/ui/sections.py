@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import journal, provenance
+from lazy_harness.memory import held_shown, journal, provenance
 from lazy_harness.memory.fence import from_origin
 from lazy_harness.memory.handoff_log import by_whom
 from lazy_harness.recall import search
@@ -200,7 +200,8 @@ def search_section(v: View) -> str:
         f'<td class="num">{c["strength"]:.1f}</td><td class="num">{c["coverage"] * 100:.0f}%</td>'
         f'<td class="num">{"-" if c.get("similarity") is None else format(c["similarity"], ".2f")}</td>'
         f'<td>{esc(c["kind"])}</td><td><code>{esc(c["id"])}</code></td>'
-        f'<td>{esc(c["title"])}{entry_names.ranked_origin(v.project, c)}</td>'
+        f'<td>{esc(held_shown.text(c["title"], c.get("held") or c.get("hold")))}'
+        f'{entry_names.ranked_origin(v.project, c)}</td>'
         f'<td>{esc(", ".join(c["matched"]))}</td></tr>' for c in said["ranked"])
     table = (f'<table class="ranked"><thead><tr><th></th><th>strength</th><th>coverage</th><th>similarity</th>'
              f'<th>kind</th><th>id</th><th>title</th><th>matched</th></tr></thead><tbody>{rows}</tbody></table>'
@@ -240,7 +241,9 @@ def _verdict(c: dict) -> str:
 def _titles(v: View) -> dict[str, entry_names.Named]:
     """``entry_names.titles`` of the project, worked out once a page (two sections ask)."""
     if v.titles is None:
-        v.titles = entry_names.titles(v.project)
+        from lazy_harness.memory import state
+
+        v.titles = entry_names.titles(v.project, state.policy(v.cfg))
     return v.titles
 
 
