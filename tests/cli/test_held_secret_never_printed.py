@@ -7,6 +7,8 @@ secret out; the secret's characters never appear, so an agent running them sees 
 
 import json
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -111,3 +113,66 @@ def test_approve_forget_and_close_never_echo_the_secret(world):
     _clean(forgot.out + forgot.err)
     history = invoke("memory", "history", "--project", world["root"])
     _clean(history.out + history.err)
+
+
+def test_an_entry_forgotten_or_closed_for_its_secret_is_still_listed_redacted(world):
+    """The way out ``approve`` names (``lh memory forget ID``) and a close leave the line in its file:
+    show, show --history and search --all list it with its state, redacted."""
+    for eid in (world["ids"][1], world["ids"][2]):
+        assert invoke("memory", "forget", eid, "--project", world["root"]).code == 0
+    assert invoke("memory", "forget", world["lid"], "--project", world["root"]).code == 0
+    assert invoke("memory", "close", world["item"], "--project", world["root"]).code == 0
+    held = invoke("memory", "held", "--project", world["root"])  # what it keeps of its verdicts, as in use
+    assert held.code == 0, held.err
+    shown = invoke("memory", "show", "--history", "--project", world["root"])
+    assert shown.code == 0, shown.err
+    _clean(shown.out + shown.err)
+    [typed] = [ln for ln in shown.out.splitlines() if ln.strip().startswith(world["ids"][1])]
+    assert "password=[REDACTED:assignment]" in typed and "[forgotten]" in typed, typed
+    assert f"{world['path']}:3" in typed, typed
+    [across] = [ln for ln in shown.out.splitlines() if ln.strip().startswith(world["ids"][2])]
+    assert "Rationale: [REDACTED:password] since" in across, across
+    [item] = [ln for ln in shown.out.splitlines() if world["item"] in ln]
+    assert "rotate the zebrafish bucket key [REDACTED:aws-access-key]" in item, item
+    found = invoke("memory", "search", "--all", "--project", world["root"], "zebrafish")
+    _clean(found.out + found.err)
+    assert "password=[REDACTED:assignment]" in found.out, found.out
+    rows = invoke("memory", "search", "--all", "--json", "--project", world["root"], "zebrafish")
+    _clean(rows.out + rows.err)
+
+
+def _modules(*args: str) -> set[str]:
+    """The modules ``lh ARGS`` imported, run as a person runs it (a process of its own, ``-X importtime``)."""
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "lazy_harness", *args], capture_output=True,
+                       timeout=120)
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    return {line.rsplit("|", 1)[-1].strip() for line in r.stderr.decode().splitlines() if "|" in line}
+
+
+def test_a_listing_with_no_secret_in_it_never_loads_the_redactor(tmp_path):
+    """Ordinary entries, some forgotten or closed: once their verdicts are kept, show, held and search
+    load no redactor, whichever ran last (held keeps only the verdicts it used; the ended entries' are
+    kept apart)."""
+    root = ms.make_project(tmp_path, "proj")
+    mdir = paths.memory_dir(root)
+    recs = [ms.decision(NOW - (9 - i) * ms.DAY, f"Keep the zebrafish importer step {i} idempotent", "retries")
+            for i in range(4)]
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), recs)
+    handoff.append(mdir, [handoff.record("open", "wire the zebrafish release workflow", "s", "t1", NOW - 40),
+                          handoff.record("open", "document the zebrafish cache", "s", "t1", NOW - 30)])
+    assert invoke("memory", "forget", ids.entry_id("decision", recs[1]["summary"]), "--project", root).code == 0
+    assert invoke("memory", "close", "document the zebrafish cache", "--project", root).code == 0
+    # why not show's context: it is what SessionStart would give, which checks a new entry itself
+    show = ("memory", "show", "--history", "--section", "handoff", "--section", "decisions", "--project", root)
+    every = (show, ("memory", "held", "--project", root),
+             ("memory", "search", "--all", "--project", root, "zebrafish"))
+    for args in every:  # the first of each works the verdicts out
+        assert invoke(*args).code == 0
+    # a new entry: search brings the index up to date with it (its writer checks it), then held works its
+    # verdict out and keeps only those it used
+    ms.write_jsonl(os.path.join(mdir, files.DECISIONS), [ms.decision(NOW, "Pin the zebrafish base image", "drift")])
+    assert invoke(*every[2]).code == 0 and invoke(*every[1]).code == 0
+    for args in (every[0], *every):  # show after held: what held dropped is not worked out again
+        loaded = _modules(*args)
+        assert "lazy_harness.memory.trust" in loaded or args[1] == "search", args
+        assert not {m for m in loaded if m.startswith("lazy_harness.redact")}, args

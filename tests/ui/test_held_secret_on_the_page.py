@@ -78,3 +78,17 @@ def test_the_ranked_table_of_a_prompt_shows_held_hits_redacted(server, seeded):
     table = _section(body, "search")
     rows = re.findall(r"<tr class=\"(?:pass|miss)\".*?</tr>", table, re.S)
     assert any("[REDACTED:aws-access-key]" in r for r in rows), table
+
+
+def test_an_entry_forgotten_for_its_secret_is_listed_redacted_among_the_left_out(server, seeded):
+    from lazy_harness.memory import by_hand
+
+    got = _seed_secrets(seeded)
+    typed = ids.entry_id("decision", TYPED[0])
+    by_hand.forget(seeded.mdir, seeded.ldir, "proj", typed, "holds a password", NOW)
+    by_hand.forget(seeded.mdir, seeded.ldir, "proj", got["lid"], "holds a key", NOW)
+    body = _get(server, f"?project={quote(os.path.basename(seeded.mdir))}&all=1")
+    for secret in SECRETS:
+        assert secret not in body
+    assert "set password=[REDACTED:assignment] for the zebrafish" in _section(body, "decisions")
+    assert "Zebrafish bucket key is [REDACTED:aws-access-key]" in _section(body, "learnings")

@@ -13,6 +13,7 @@ terminal-safe (cli/memory_reading.py ``echo``); the files themselves are left as
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import time
 
@@ -22,7 +23,7 @@ from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.cli.memory_reading import AGENTS, digest_for, echo, setting
 from lazy_harness.cli.options import project_option
 from lazy_harness.logfile import one_line
-from lazy_harness.memory import files, frontmatter, handoff, held_shown, ids, provenance
+from lazy_harness.memory import files, frontmatter, handoff, held_shown, ids, provenance, trust
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
@@ -221,22 +222,45 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
              + (f"  ({os.path.join(mdir, files.HANDOFF)})" if secret else ""))
     _more("handoff", len(opened), len(shown))
     forgotten = handoff.forgotten_items(state)
+    ended = _Ended(mdir, ldir)
     if forgotten:  # why: tagged as a forgotten decision is, so the person finds what lh memory undo brings back
         echo(f"Forgotten handoff items ({len(forgotten)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
         shown = _newest(forgotten, cut, oldest_first=False)
         for item in shown:
-            echo(f"  {item['id']}  {_date(item.get('opened'))}  {one_line(item['text'], FULL)}  [forgotten]")
+            said = one_line(ended.text(item["text"]), FULL)
+            echo(f"  {item['id']}  {_date(item.get('opened'))}  {said}  [forgotten]")
         _more("handoff", len(forgotten), len(shown))
     if history:
         closed = handoff.closed_items(state)
         echo(f"Closed handoff items ({len(closed)}, {os.path.join(mdir, handoff.STATE)}, newest first):")
         shown = _newest(closed, cut, oldest_first=False)
         for item in shown:
-            echo(f"  - [{item['id']}] {one_line(item['text'], FULL)} (closed "
+            echo(f"  - [{item['id']}] {one_line(ended.text(item['text']), FULL)} (closed "
                  f"{_minute(item['closed'], '')} {handoff.by_whom(item['closed_by'])}"
                  f"{handoff.why_closed(item.get('reason'))}; opened {_minute(item['opened'], '?')} "
                  f"{provenance.item_described(item, handoff.by_whom(item['opened_by']))})")
         _more("handoff", len(closed), len(shown))
+    ended.save()
+
+
+class _Ended:
+    """The texts of closed and forgotten open items as show prints them: redacted when they hold a
+    secret (ADR 0062), the redactor's finding kept per text (``held_review.States.ended_secret``)."""
+
+    def __init__(self, mdir: str, ldir: str) -> None:
+        self.mdir, self.ldir = mdir, ldir
+        self.states: States | None = None
+
+    def text(self, text: str) -> str:
+        if self.states is None:
+            from lazy_harness.memory import held_review
+
+            self.states = held_review.States(self.mdir, self.ldir)
+        return held_shown.text(text, self.states.ended_secret(text))
+
+    def save(self) -> None:
+        if self.states is not None:
+            self.states.save()
 
 
 def _item_tags(mdir: str, ldir: str, items: list) -> dict[str, str]:
@@ -302,7 +326,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
             # why the index's provenance phrase through search's label: the words lh memory search gives
             came = search_core.came_from({"prov": provenance.describe(rec, kind)})
             # why: an entry held for a secret is printed redacted, with the line to edit it out of (ADR 0062)
-            said = held_shown.record(rec, kind, now[1])
+            said = held_shown.record(rec, kind, states.redact_by(now, functools.partial(trust.text_of, rec, kind)))
             extra = one_line(said.get(detail), FULL)
             echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(said.get('summary'), FULL)}"
                  + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else "")
@@ -325,10 +349,12 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
     cross = state.policy(cfg)
     shown = _newest(own, cut, oldest_first=False)
     for learning in shown:
-        now = states.learning(learning, held.check_text(learning, learning["body"]), cross)
+        text = held.check_text(learning, learning["body"])
+        now = states.learning(learning, text, cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
-        title = held_shown.text(learning.get("title"), now[1])  # why: a secret's hold, redacted (ADR 0062)
+        # why: held for a secret, or ended holding one: redacted (ADR 0062)
+        title = held_shown.text(learning.get("title"), states.redact_by(now, lambda: text))  # noqa: B023
         echo(f"  {learning['id']}  {learning['day']}  {one_line(title, FULL)}  "
              f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
         if learning["also_in"]:

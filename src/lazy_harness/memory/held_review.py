@@ -116,6 +116,12 @@ def listing(memory_dir: str, learnings_dir: str, cross: str = state.ASK,
                             + [h for h in found if h["state"] != state.HELD])
 
 
+# the states a person or consolidation gave an entry that no session sees: what a listing still
+# prints of it is redacted when its text holds a secret (States.redact_by)
+ENDED = (state.FORGOTTEN, state.SUPERSEDED, state.MERGED, state.DEPRECATED)
+ENDED_FILE = ".ended.json"  # beside the listing's verdicts, ``listing/<memory key>.ended.json``
+
+
 class States:
     """The state of each entry of a memory folder as every view shows it (``lh memory held``, ``show``,
     ``lh status``, the page): its marks (a learning: its frontmatter), the person's approvals
@@ -127,6 +133,7 @@ class States:
         approval.adopt_once((os.path.dirname(os.path.abspath(memory_dir)),), (learnings_dir,), env)
         self.ok = approved(memory_dir, [m for ms in self.named.values() for m in ms], env)
         self.verdicts = listing_verdicts(memory_dir, env)
+        self.ended: Kept | None = None  # the verdicts of ended entries' texts (:meth:`ended_secret`)
 
     def record(self, kind: str, eid: str, rec: dict) -> tuple[str, str]:
         """(state, detail) of a decision, failure or open item (``rec``: an open item as ``{"text"}``)."""
@@ -140,11 +147,31 @@ class States:
         """:func:`learning_state`, with the kept verdicts."""
         return learning_state(meta, text, cross, self.verdicts, self.env)
 
+    def redact_by(self, now: tuple[str, str], text: Callable[[], str]) -> str:
+        """What a listing redacts an entry in state ``now`` by (``held_shown``, ADR 0062): the state's
+        detail when it names a secret (a hold's reason); for an entry a person or consolidation ended
+        (forgotten, superseded, merged, deprecated; an item closed), which no session sees and no check
+        reads any more, the redactor's finding in its text (``text()``: what the check reads), kept per
+        text (:meth:`ended_secret`); else ''."""
+        if held_shown.names_secret(now[1]):
+            return now[1]
+        return self.ended_secret(text()) if now[0] in ENDED else ""
+
+    def ended_secret(self, text: str) -> str:
+        """``trust.secret`` of the text of an ended entry, '' for none, kept per text in a file of its own
+        beside the listing's verdicts. why its own: ``lh memory held`` keeps only the verdicts it used,
+        and would drop these at every run for the next ``show`` to work out again, loading the redactor."""
+        if self.ended is None:
+            self.ended = Kept(self.verdicts.path[:-len(".json")] + ENDED_FILE)
+        return self.ended.secret(text) or ""
+
     def save(self, whole: bool = False) -> None:
         """Keep the verdicts worked out (``whole``: this read checked every entry, so only what it used
         is kept; else what the file held is kept too). A cache: one that cannot be written is left."""
         try:
             self.verdicts.save(keep_known=not whole)
+            if self.ended is not None:
+                self.ended.save(keep_known=True)
         except OSError:
             pass
 

@@ -156,7 +156,7 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     reason; the file and line say where to edit it out)."""
     from lazy_harness.memory import held_shown
 
-    said = held_shown.text(c["title"], mark)
+    said = held_shown.text(c["title"], c.get("secret") or mark)
     if as_json:
         import json
 
@@ -223,6 +223,7 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
         if now[0] in (state.SUPERSEDED, state.MERGED, state.DEPRECATED) and not show_all:
             continue
         c["state"], c["mark"] = now[0], state.label(now, state.written_in(c, key, project))
+        c["secret"] = seen.redact_by(c, now)  # why: printed redacted when it names a secret (ADR 0062)
         if not c["origin"] and c["kind"] != "learning":  # an open item names no project: its folder's
             c["origin"] = seen.project_of(os.path.dirname(c["file"]), project)
         out.append(c)
@@ -310,6 +311,26 @@ class Seen:
         if rec is None:
             return state.with_verdict(state.of_marks(states.named.get(hit["id"])), hit.get("hold"))
         return states.record(hit["kind"], hit["id"], rec)
+
+    def redact_by(self, hit: dict, now: tuple[str, str]) -> str:
+        """What the hit's title is printed redacted by (``held_shown``): its hold's reason when that names
+        a secret; for an ended one (forgotten, superseded, merged, deprecated) the redactor's finding in
+        the text the check reads, kept per text (``States.redact_by``), read only for such a hit."""
+        folder = self.mdir if hit["kind"] == "learning" else os.path.dirname(hit["file"])
+        return self.of(folder).redact_by(now, lambda: self.checked_text(hit))
+
+    def checked_text(self, hit: dict) -> str:
+        """What the hold check reads of a hit: a learning's text, an item's, a decision's or failure's
+        fields as one (its title when its line is gone)."""
+        from lazy_harness.memory import trust
+
+        if hit["kind"] == "learning":
+            return learning_of(hit["file"])[1]
+        if hit["kind"] == "handoff":
+            item = self.items.get(os.path.dirname(hit["file"]), ({}, set()))[0].get(hit["id"]) or {}
+            return str(item.get("text") or hit["title"])
+        rec = self.record(hit)
+        return trust.text_of(rec, hit["kind"]) if rec is not None else str(hit["title"] or "")
 
     def project_of(self, folder: str, project: str) -> str:
         """The name of the project whose memory ``folder`` is: ``project`` for the searched one's; for

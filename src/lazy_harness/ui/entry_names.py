@@ -5,10 +5,8 @@ an entry as "Learnings" does, so another project's learning is never taken for t
 
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
-from lazy_harness.memory import files
 from lazy_harness.ui import memory_lists
 from lazy_harness.ui.markup import esc, text
 
@@ -68,18 +66,12 @@ def ranked_origin(p: Project, c: Mapping) -> str:
 
 def titles(p: Project, cross: str = "ask") -> dict[str, Named]:
     """``{id: Named}`` of project ``p``'s entries and of the general learnings of other projects it
-    lists, to name what a session was given and what it never used. A decision or failure held for a
-    secret is named as "Held for approval" lists it, redacted (ADR 0062; ``cross``: the page's
-    ``[trust] cross_projects``, whose listing is kept)."""
-    from lazy_harness.memory import held_shown
-    from lazy_harness.ui import held_and_usage
-
+    lists, to name what a session was given and what it never used. One held for a secret, or ended
+    holding one, is named redacted as the lists give it (ADR 0062; ``cross``: the page's ``[trust]
+    cross_projects``)."""
     out = {i["id"]: Named(i["text"]) for i in memory_lists.handoff_items(p)}
-    # why the held listing's text: it is kept while the store is unchanged, and worked out with each state
-    secret = {h["id"]: h["text"] for h in held_and_usage.held(p, cross) if held_shown.names_secret(h["reason"])}
-    for name in (files.DECISIONS, files.FAILURES):  # why records: a title needs no state worked out
-        found = memory_lists.records(os.path.join(p.memory_dir, name))
-        out.update((rec["id"], Named(secret.get(rec["id"], rec.get("summary") or ""))) for rec in found)
+    for kind in ("decision", "failure"):  # why entries, not records: their states say which text to redact
+        out.update((rec["id"], Named(rec.get("summary") or "")) for rec in memory_lists.entries(p, kind))
     own, general = memory_lists.learnings(p, cross)
     for group, mine in ((own, True), (general, False)):
         out.update((item["id"], Named(str(item.get("title") or ""), origin(p, item, mine), learning_question(item)))

@@ -17,6 +17,7 @@ from lazy_harness.ui.file_reads import parsed
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.ui.reading import Project
+    from lazy_harness.memory import held_review
 
 
 def _read_records(path: str) -> list[dict]:
@@ -41,7 +42,9 @@ def entries(p: Project, kind: str) -> list[dict]:
     """Decisions or failures, newest first; a left-out one carries ``left_out``: its state as ``lh memory
     show`` tags it (``held_review.States``: its marks, a forget winning over a hold, then the hold check
     on its text at read time, its verdicts kept per text)."""
-    from lazy_harness.memory import held_review, state
+    import functools
+
+    from lazy_harness.memory import held_review, state, trust
 
     name = files.DECISIONS if kind == "decision" else files.FAILURES
     # why States, not the marks alone: an entry the check holds before any hold was recorded (a hand
@@ -50,8 +53,9 @@ def entries(p: Project, kind: str) -> list[dict]:
     out = records(os.path.join(p.memory_dir, name))
     for i, rec in enumerate(out):
         now = states.record(kind, rec["id"], rec)
-        # why: an entry held for a secret is listed redacted, as lh memory show prints it (ADR 0062)
-        out[i] = rec = held_shown.record(rec, kind, now[1])
+        # why: an entry held for a secret, or ended holding one, is listed redacted, as lh memory show
+        # prints it (ADR 0062)
+        out[i] = rec = held_shown.record(rec, kind, states.redact_by(now, functools.partial(trust.text_of, rec, kind)))
         rec["left_out"] = state.label(now) or None
     return out[::-1]
 
@@ -112,17 +116,44 @@ def learnings(p: Project, cross: str = "ask") -> tuple[list[dict], list[dict]]:
     mine_of = {meta["path"]: owned.lists(meta, p.name) for meta in found}
     # why the project's first: another project's newer file of one id and title must not stand for this one's
     listed = [m for m in found if mine_of[m["path"]] or str(m.get("scope") or "").strip().lower() != "project"]
+    ended = _Ended(p)
     for meta in heads.once_each(listed):
         mine = mine_of[meta["path"]]
         meta["day"] = heads.day_of(meta) or "undated"  # why its rule: the day SessionStart shows
         now = _learning_state(meta, *texts[meta["path"]], cross)
         meta["left_out"] = state.label(now, mine) or None
-        if held_shown.names_secret(now[1]):  # why: held for a secret, listed redacted (ADR 0062)
+        why = ended.redact_by(now, texts[meta["path"]][0])
+        if why:  # why: held for a secret, or ended holding one: listed redacted (ADR 0062)
             meta["title"], meta["learning"] = held_shown.fields([str(meta.get(f) or "") for f in ("title", "learning")],
-                                                                now[1])
+                                                                why)
         meta["refused"] = refused.get(meta["id"])
         (own if mine else general).append(meta)
+    ended.save()
     return own, general
+
+
+class _Ended:
+    """What a learning is listed redacted by (``held_review.States.redact_by``), the project's states
+    read only for a learning a person or consolidation ended (forgotten, deprecated)."""
+
+    def __init__(self, p: Project) -> None:
+        self.p = p
+        self.states: held_review.States | None = None
+
+    def redact_by(self, now: tuple[str, str], text: str) -> str:
+        if held_shown.names_secret(now[1]):
+            return now[1]
+        from lazy_harness.memory import held_review
+
+        if now[0] not in held_review.ENDED:
+            return ""
+        if self.states is None:
+            self.states = held_review.States(self.p.memory_dir, self.p.learnings_dir)
+        return self.states.ended_secret(text)
+
+    def save(self) -> None:
+        if self.states is not None:
+            self.states.save()
 
 
 def forget_refusals(p: Project) -> dict[str, str]:
