@@ -16,6 +16,7 @@ import pytest
 from lazy_harness import paths
 from lazy_harness.memory import files, handoff, ids, learnings
 from tests.cli.lhrun import invoke
+from tests.hooks.hookrun import run_hook
 from tests.support import memory_samples as ms
 
 NOW = time.time()
@@ -113,6 +114,24 @@ def test_approve_forget_and_close_never_echo_the_secret(world):
     _clean(forgot.out + forgot.err)
     history = invoke("memory", "history", "--project", world["root"])
     _clean(history.out + history.err)
+
+
+def test_a_session_start_and_the_logs_never_echo_the_secret(world):
+    """The start records the holds (marks, journal, hooks.log); its message, lh logs and lh memory
+    history name ids and redacted reasons only."""
+    r = run_hook("SessionStart", {"session_id": "5f0c2a8e-9d1b-4e7a-8c3f-2b6d1e0a9f47", "cwd": world["root"],
+                                  "hook_event_name": "SessionStart", "source": "startup"})
+    assert r.returncode == 0, r.stderr
+    _clean(r.stdout.decode() + r.stderr.decode())
+    logs = invoke("logs", "-n", "200")
+    assert logs.code == 0, logs.err
+    _clean(logs.out + logs.err)
+    history = invoke("memory", "history", "--project", world["root"])
+    assert "hold" in history.out, history.out
+    _clean(history.out + history.err)
+    held = invoke("memory", "held", "--project", world["root"])
+    _clean(held.out + held.err)
+    assert f"{world['path']}:3" in held.out
 
 
 def test_an_entry_forgotten_or_closed_for_its_secret_is_still_listed_redacted(world):
