@@ -92,3 +92,14 @@ def test_an_entry_forgotten_for_its_secret_is_listed_redacted_among_the_left_out
         assert secret not in body
     assert "set password=[REDACTED:assignment] for the zebrafish" in _section(body, "decisions")
     assert "Zebrafish bucket key is [REDACTED:aws-access-key]" in _section(body, "learnings")
+
+
+def test_closing_an_item_held_for_its_secret_from_the_page_says_it_redacted(server, seeded):
+    from tests.ui.test_uifx_page_agrees_with_show import _post
+
+    _seed_secrets(seeded)
+    said = _post(server, os.path.basename(seeded.mdir), "close", item=ids.handoff_id(ITEM), reason="rotated")
+    assert any("closed " + ids.handoff_id(ITEM) in n for n in said), said
+    for secret in SECRETS:
+        assert secret not in " ".join(said)
+    assert any("[REDACTED:aws-access-key]" in n for n in said), said

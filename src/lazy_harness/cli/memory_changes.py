@@ -193,21 +193,9 @@ def close(item: str, project: str | None, reason: str) -> None:
     index_after(mdir, ldir)
     # why one_line: the text as lh memory show prints it (a synced or hand-written one may hold a line
     # break or a terminal escape sequence); and redacted as show prints it when it holds a secret
-    click.echo(f"closed {hid}: {one_line(_as_listed(mdir, text), 2000)} (undo: lh memory undo {run})")
+    from lazy_harness.memory import held_shown
 
-
-def _as_listed(mdir: str, text: str) -> str:
-    """An item's text as ``lh memory show`` prints it: redacted when the hold check finds a secret in
-    it (ADR 0062), asked of the verdicts the listings keep, so a text they read needs no redactor."""
-    from lazy_harness.memory import held_shown, verdicts
-
-    kept = verdicts.listing_verdicts(mdir)
-    said = held_shown.text(text, kept.secret(text))
-    try:
-        kept.save(keep_known=True)
-    except OSError:  # why: a cache; the item is closed all the same
-        pass
-    return said
+    click.echo(f"closed {hid}: {one_line(held_shown.item_closed(mdir, text), 2000)} (undo: lh memory undo {run})")
 
 
 @click.command()

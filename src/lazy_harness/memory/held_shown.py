@@ -58,6 +58,21 @@ def record(rec: dict, kind: str, why: object) -> dict:
     return out
 
 
+def item_closed(memory_dir: str, item: str) -> str:
+    """The text ``item`` of an open item just closed, as ``lh memory close`` and the page's Close say
+    it: redacted when the hold check finds a secret in it, asked of the verdicts the listings keep
+    (that of an item they listed is kept: no redactor is loaded for it)."""
+    from lazy_harness.memory import verdicts
+
+    kept = verdicts.listing_verdicts(memory_dir)
+    said = text(item, kept.secret(item))
+    try:
+        kept.save(keep_known=True)
+    except OSError:  # why: a cache; the item is closed all the same
+        pass
+    return said
+
+
 def _split_back(values: list[str], cleaned: str) -> list[str]:
     """``cleaned``, the redacted join of ``values``, cut back into one part per value: where a join
     point fell inside a replaced run (a secret across two fields), the marker ends the earlier part

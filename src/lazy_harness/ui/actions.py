@@ -49,7 +49,10 @@ def forget(p: Project, form: dict, cfg: Config, now: float) -> str:
 def close(p: Project, form: dict, cfg: Config, now: float) -> str:
     hid, text, run = by_hand.close(p.memory_dir, p.name, _field(form, "item"),
                                    form.get("reason") or "closed in lh ui", now)
-    return f"closed {hid}: {text} (undo: {_undo(p, run)})"
+    from lazy_harness.memory import held_shown
+
+    # why: said as lh memory close says it, redacted when it holds a secret (ADR 0062)
+    return f"closed {hid}: {held_shown.item_closed(p.memory_dir, text)} (undo: {_undo(p, run)})"
 
 
 def undo(p: Project, form: dict, cfg: Config, now: float) -> str:
