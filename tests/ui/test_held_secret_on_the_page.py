@@ -103,3 +103,14 @@ def test_closing_an_item_held_for_its_secret_from_the_page_says_it_redacted(serv
     for secret in SECRETS:
         assert secret not in " ".join(said)
     assert any("[REDACTED:aws-access-key]" in n for n in said), said
+
+
+def test_a_learning_without_a_project_that_holds_a_secret_is_listed_redacted(server, seeded):
+    """A project learning written before keys were recorded, of a project no folder here has, arrives
+    by sync with a key in its title: "Learnings without a project" names it redacted."""
+    ms.write_learning(seeded.ldir, TITLE, "ghost-project", NOW - 90, slug="ghost-key", scope="project",
+                      learning="the key opens the bucket")
+    body = _get(server, f"?project={quote(os.path.basename(seeded.mdir))}&all=1")
+    for secret in SECRETS:
+        assert secret not in body
+    assert "Zebrafish bucket key is [REDACTED:aws-access-key]" in _section(body, "unassigned")

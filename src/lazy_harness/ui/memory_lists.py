@@ -156,6 +156,19 @@ class _Ended:
             self.states.save()
 
 
+def learning_secret(path: str) -> str:
+    """The hold check's finding of a secret in a learning file (``trust.secret``'s reason), '' for none:
+    for a list that does not work out a learning's state ("Learnings without a project") to show one
+    that holds a secret redacted (ADR 0062). Read from the verdict kept with the file's head while it is
+    unchanged; only a text held by the other rules is read for a secret again."""
+    from lazy_harness.memory import held_shown, trust
+
+    read = parsed(path, _read_learning)
+    if read is None or not read[2]:
+        return ""
+    return read[2] if held_shown.names_secret(read[2]) else trust.secret(read[1]) or ""
+
+
 def forget_refusals(p: Project) -> dict[str, str]:
     """``{id: why}`` of the learnings ``lh memory forget`` refuses to forget (one id on two texts: one
     learning written on two days in its own words), the message it gives, hint included. "Held for

@@ -386,7 +386,9 @@ def unassigned_section(v: View) -> str:
     for h in found[:cut]:  # newest first
         where = ", ".join(h["candidates"]) or "no project of that name here"
         head = f'<span class="kind">learning</span> <span class="meta">from {esc(h["origin"])}: {esc(where)}</span>'
-        body = (f'{text(h.get("title") or "", "p")}'
+        # why: one that holds a secret is named redacted, as every list names it (ADR 0062)
+        title = held_shown.text(h.get("title") or "", memory_lists.learning_secret(h["path"]))
+        body = (f'{text(title, "p")}'
                 f'<p class="meta"><code>lh memory assign {esc(h["id"])} --project KEY_OR_FOLDER</code></p>')
         rows.append(_entry(h["id"], head, body, css="entry held"))
     return f'<ul class="entries">{"".join(rows)}</ul>{_more(v, "unassigned", cut, len(found), 0)}'
