@@ -218,8 +218,8 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
         if secret:  # why: an item held for a secret is printed redacted, with the file to edit it out of (ADR 0062)
             item = copy.copy(item)  # a handoff Item: its class kept
             item["text"] = held_shown.text(item["text"], tag)
-        echo("  " + recall.handoff_line(item, now, stale_days, FULL) + (f"  [{tag}]" if tag else "")
-             + (f"  ({os.path.join(mdir, files.HANDOFF)})" if secret else ""))
+        echo("  " + recall.handoff_line(item, now, stale_days, FULL)
+             + (f"  ({os.path.join(mdir, files.HANDOFF)})" if secret else "") + (f"  [{tag}]" if tag else ""))
     _more("handoff", len(opened), len(shown))
     forgotten = handoff.forgotten_items(state)
     ended = _Ended(mdir, ldir)
@@ -329,9 +329,9 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
             said = held_shown.record(rec, kind, states.redact_by(now, functools.partial(trust.text_of, rec, kind)))
             extra = one_line(said.get(detail), FULL)
             echo(f"  {eid}  {_date(rec.get('ts'))}  {one_line(said.get('summary'), FULL)}"
-                 + (f"  {detail.capitalize()}: {extra}" if extra else "") + (f"  [{tag}]" if tag else "")
-                 + (f"  [{one_line(came, 80)}]" if came else "")
-                 + (f"  ({lines.of(rec)})" if said is not rec else ""))
+                 + (f"  {detail.capitalize()}: {extra}" if extra else "")
+                 + (f"  ({lines.of(rec)})" if said is not rec else "") + (f"  [{tag}]" if tag else "")
+                 + (f"  [{one_line(came, 80)}]" if came else ""))
         _more(title.lower(), len(records), len(shown))
         _say_skipped(path)
     if "learnings" in picked:
