@@ -97,7 +97,9 @@ def test_render_frontmatter_keys_order_and_body():
     front, head, body = split(text)
     assert list(front) == ["id", "title", "origin", "origin_session", "created", "tags", "cues", "scope",
                            "status", "deprecated_by", "deprecated_on", "deprecated_reason",
-                           "project_folder", "via", "machine", "author"]  # provenance
+                           "project_folder", "via", "machine", "author",  # provenance
+                           "text_digest"]  # what tells a hand edit since from a new text (ADR 0063)
+    assert front["text_digest"] == learnings.text_key("  what to do") != learnings.text_key("What not to do.")
     assert front["title"] == "Prefer os.replace" and front["origin"] == "proj"
     assert front["origin_session"] == "sess-1" and front["tags"] == ["fs", "atomic"]
     assert front["status"] == "active" and front["deprecated_by"] is None

@@ -11,7 +11,7 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, ensure_dir, read_bytes
 from lazy_harness.errors import LhError
 from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_answer, handoff_markdown, marks
-from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, REPLACE, RESTORE, SKIP, Plan, _check_target,
+from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, REPLACE, RESTORE, REWRITE, SKIP, Plan, _check_target,
                                       _session_time, check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
 
@@ -35,6 +35,7 @@ class Report:
         self.existing: list[str] = []
         self.restored: list[str] = []  # ids of entries made again after consolidation hid them
         self.replaced: list[str] = []  # ids of decisions the session replaced, marked superseded
+        self.rewritten: list[str] = []  # ids of learnings a new text of their title deprecated (ADR 0063)
         self.skipped: list[tuple[str, str]] = []
         self.handoff: str | None = None  # "written", "kept", or None: untouched
         self.opened = self.closed = 0  # handoff items the session opened and closed
@@ -57,6 +58,8 @@ class Report:
             parts.append(f"{len(self.restored)} restored")
         if self.replaced:
             parts.append(f"{len(self.replaced)} replaced")
+        if self.rewritten:
+            parts.append(f"{n(len(self.rewritten), 'learning')} replaced by a new text of its title")
         if self.skipped:
             parts.append(f"{len(self.skipped)} skipped")
         if self.held:
@@ -84,7 +87,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
     report = _planned_report(p)
     mine = [a for a in p.actions if a.kind == APPEND]
     restores = [a for a in p.actions if a.kind == RESTORE]
-    creates = [a for a in p.actions if a.kind == CREATE]
+    creates = [a for a in p.actions if a.kind in (CREATE, REWRITE)]
     marking = restores + [a for a in p.actions if a.kind == REPLACE]  # what writes marks.jsonl, journalled
     if not mine and not marking and not creates and p.handoff is None:
         return report
@@ -278,7 +281,7 @@ def _apply_replaces(p: Plan, report: Report, log: Intent | None = None) -> None:
 
 
 def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None:
-    todo = [a for a in p.actions if a.kind == CREATE]
+    todo = [a for a in p.actions if a.kind in (CREATE, REWRITE)]
     if not todo:
         return
     from lazy_harness.atomic import sweep_stale_temps
@@ -286,10 +289,46 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
     for folder in {os.path.dirname(a.path) for a in todo}:
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
     taken = learnings.taken_ids(p.learnings_dir)  # why: read once, not once per learning
+    rewrites = []
     for a in todo:
-        path, written = learnings.write_learning(p.learnings_dir, a.payload, p.meta, p.now,
-                                                 before_create=None if log is None else log.creating, taken=taken)
+        item, lid = (a.payload, None) if a.kind == CREATE else a.payload[:2]
+        path, written = learnings.write_learning(p.learnings_dir, item, p.meta, p.now, taken=taken, lid=lid,
+                                                 before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
+        if a.kind == REWRITE:
+            rewrites.append((lid, a.payload[2]))
+    if rewrites:
+        _deprecate_older(p, report, rewrites, log)
+
+
+def _deprecate_older(p: Plan, report: Report, rewrites: list[tuple[str, list[str]]], log: Intent | None) -> None:
+    """Deprecate each older text of a title for the new one just written (ADR 0063), as consolidation
+    deprecates a learning: ``deprecated_by`` the new id, in one journalled run (kind ``rewrite``) of the
+    persist, so a rollback takes it back, ``lh memory undo`` reverts it and forgetting the new text gives
+    the old one back. Only while it is still active: a forget or a hold the person made since stands."""
+    from lazy_harness.memory import changes, learnings
+
+    j = _run_of(p, "rewrite", log)
+    why = f"a new text of its title, by session {one_line(p.meta.get('session_id')) or '?'}"
+    for new, older in rewrites:
+        for path in older:
+            old = learnings.id_of(path) or "?"
+            try:
+                done = changes.set_learning_status(path, p.learnings_dir, "deprecated", new, why, p.now, j,
+                                                   only_from="active")
+            except LhError as exc:  # a frontmatter we will not rewrite: the older text stays shown beside
+                report.skipped.append((path, f"not deprecated for {new}: {exc}"))
+                continue
+            if done:
+                j.note(f"deprecate {old} for {new}: {why}")
+                report.rewritten.append(old)
+    if report.rewritten:
+        j.save()
+    else:  # why: a run that wrote nothing leaves no journal, as _apply_replaces
+        from contextlib import suppress
+
+        with suppress(OSError):
+            os.unlink(j.path)
 
 
 def _apply_handoff(p: Plan, report: Report, answer: Answer, log: Intent | None = None) -> None:

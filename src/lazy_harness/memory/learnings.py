@@ -32,7 +32,7 @@ from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.files import is_learning_name, month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import MAX_OPEN_SCAN, open_quote, read_frontmatter_values
-from lazy_harness.memory.sanitize import one_line, text_block
+from lazy_harness.memory.sanitize import normalise, one_line, text_block
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -130,6 +130,7 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     from lazy_harness.memory import provenance
 
     front.update(provenance.fields(meta))  # the project key, session or hand, the machine and author
+    front["text_digest"] = text_key(item.get("learning"))  # why: a hand edit since reads apart from a new text
     # why: width=10**9 keeps every scalar on one line, which memory.frontmatter's cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
@@ -235,17 +236,17 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
 
 def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
                    before_create: Callable[[str, bytes], object] | None = None,
-                   taken: dict[str, str] | None = None) -> tuple[str, bool]:
+                   taken: dict[str, str] | None = None, lid: str | None = None) -> tuple[str, bool]:
     """Create the learning's file once: (path, written). An existing file is never touched.
     ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record).
     ``taken``: every learning's id (``taken_ids``), read once by a caller writing several; it then
-    holds this one's too."""
+    holds this one's too. ``lid``: the id the plan gave it (a new text of a title: :func:`version_id`)."""
     title = one_line(item.get("title"))
     if not title:
         raise TaskError("a learning without a title cannot be written")
     origin = one_line(meta.get("project"))
     taken = taken_ids(learnings_dir) if taken is None else taken
-    lid = fresh_id(taken, origin, title)
+    lid = lid or fresh_id(taken, origin, title)
     taken[lid] = ids.key_of("learning", title, origin)
     text = render(item, meta, now, lid)
     for _ in range(MAX_SUFFIX):
@@ -304,3 +305,64 @@ def file_of(learnings_dir: str, listing: dict[str, list[str]], title: str, lid: 
             if same_learning(path, lid):
                 return path
     return None
+
+
+def text_key(text: object) -> str:
+    """12 hex characters of a learning's text once normalised: the same words in another case or
+    spacing are the same text, any other word is a new one."""
+    return hashlib.sha256(normalise(text).encode("utf-8", "replace")).hexdigest()[:12]
+
+
+def version_id(taken: dict[str, str], origin: str, title: str, text: object, session: str) -> str:
+    """The id of a new text of ``origin``'s learning ``title``, written by ``session`` (ADR 0063): derived
+    from all four, so the same session processed again finds its own file, and another session's text
+    is a learning of its own; lengthened past one another title holds."""
+    identity = ids.key_of("learning", title, origin)
+    full = ids.long_hex(f"{identity}\x00{text_key(text)}\x00{session}")
+    for n in range(ids.HEX, ids.LONGEST + 1):
+        eid = ids.PREFIXES["learning"] + full[:n]
+        if taken.get(eid) in (None, identity):
+            return eid
+    raise ValueError("no free id for a learning")  # 40 hex characters held by other titles
+
+
+def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, origin: str) -> list[dict]:
+    """Every readable file of ``origin``'s learning ``title`` on any day, whatever its id: the texts the
+    title has had. Each as {path, id, status, session, by, now, wrote}: ``now`` the :func:`text_key` of
+    its text as it is, ``wrote`` the one it was written with ("" before ``text_digest``). Only names its
+    slug can start are opened."""
+    from lazy_harness.memory.approval import learning_parts
+
+    identity, stem, out = ids.key_of("learning", title, origin), slugify(title)[:10], []
+    for name, found in listing.items():
+        for path in sorted(found) if name.startswith(stem) else ():
+            parsed = None if damaged(path) else learning_parts(path)
+            meta = parsed[0] if parsed else {}
+            if not meta or ids.key_of("learning", meta.get("title") or "", meta.get("origin") or "") != identity:
+                continue
+            out.append({"path": path, "id": ids.of_learning(meta, path=path),
+                        "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
+                        "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
+                        "now": text_key(fields_of(meta, parsed[1] if parsed else "")["learning"]),
+                        "wrote": one_line(meta.get("text_digest"))})
+    return sorted(out, key=lambda v: v["created"], reverse=True)
+
+
+def restates(versions: list[dict], text: object, own: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    """How an answer's learning of text ``text`` stands to the ``versions`` of its title (:func:`of_title`)
+    for a session whose own ids are ``own`` (memory/lineage.py): (the id of the file it is, []) or
+    (None, the files its new text replaces). ADR 0063, in this order:
+
+    - the text of a file, as it is or as it was written (a hand edit since is the person's), unless a
+      newer text of the title replaced that file: that file;
+    - a file this session wrote: that file (read again, the session gives back what it learnt then);
+    - a file forgotten or held: that file (the plan keeps it hidden, as before);
+    - else a new text: it replaces every active file of the title not edited by hand."""
+    key, mine = text_key(text), {v["id"] for v in versions}
+    current = [v for v in versions if not (v["status"] == "deprecated" and v["by"] in mine)]
+    for pick in ([v for v in current if key in (v["now"], v["wrote"])],
+                 [v for v in versions if v["session"] and v["session"] in own],
+                 [v for v in current if v["status"] not in ("active", "deprecated")]):
+        if pick:
+            return pick[0]["id"], []
+    return None, [v["path"] for v in current if v["status"] == "active" and v["now"] == (v["wrote"] or v["now"])]

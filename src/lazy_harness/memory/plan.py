@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 RECENT_TITLES = 50
 RECENT_RECORDS = 10  # the last decisions and failures the distill prompt lists (memory/store.py)
 PREVIEW = 100
-# Plan action kinds: the first six write, the last three say why nothing is written
+# Plan action kinds: the first seven write, the last three say why nothing is written
 APPEND, CREATE, OPEN, CLOSE, RESTORE, REPLACE = "append", "create", "open", "close", "restore", "replace"
+REWRITE = "rewrite"  # a new text of a learning's title: a file of its own, the older text deprecated (ADR 0063)
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
 
 
@@ -49,7 +50,8 @@ class Action:
 
     # why Any: what a kind writes is a shape of its own, read only by the code of that kind: (key,
     # line) to append, (id, learning path or None, what hid it) to restore, the checked item to create,
-    # (the id replaced, the id replacing it) to replace
+    # (the id replaced, the id replacing it) to replace, (the checked item, its id, the files it
+    # deprecates) to rewrite
     def __init__(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
 
@@ -245,6 +247,10 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         if lid is None:
             lid = learnings.fresh_id(taken, origin, title)
             taken[lid] = identity
+        same = _text_of_title(p, item, (title, origin), listing, taken)
+        if same == "":
+            continue  # a new text of the title: planned as a rewrite
+        lid = same or lid
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, lid)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
@@ -257,6 +263,33 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(SKIP, p.learnings_dir, f"already there as {lid}, its title edited by hand since: {title}")
         else:
             _plan_learning(p, item, title, lid, (path, exists, found), lid in recent)
+
+
+def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[str, list[str]],
+                   taken: dict[str, str]) -> str | None:
+    """The id of the file of this title the answer's learning is (``learnings.restates``), None when the
+    title has no file here, or "" once its new text is planned as a ``rewrite`` (ADR 0063): a file of
+    its own beside the others of the title, the active ones deprecated by it."""
+    from lazy_harness.memory import learnings, lineage
+
+    title, origin = named
+    versions = learnings.of_title(p.learnings_dir, listing, title, origin)
+    if not versions:
+        return None
+    sid = one_line(p.meta.get("session_id"))
+    same, older = learnings.restates(versions, item.get("learning"), lineage.own(p.env, sid) if sid else ())
+    if same:
+        return same
+    vid = learnings.version_id(taken, origin, title, item.get("learning"), sid)
+    taken[vid] = ids.key_of("learning", title, origin)
+    path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, vid)
+    if exists:
+        p.add(EXISTS, path, title)
+        return ""
+    replaced = [learnings.id_of(o) or "?" for o in older]
+    p.add(REWRITE, path, f"{vid} {title}" + (f" (replaces {', '.join(replaced)})" if replaced else ""),
+          (item, vid, older))
+    return ""
 
 
 def _of_keys(p: Plan) -> dict[str, str]:
