@@ -89,7 +89,8 @@ def fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
 def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
     """:func:`fields_before_deprecation` in one memory folder's journal."""
     for run in journal.runs(memory_dir):
-        if run.get("kind") != "consolidate" or run.get("undone"):
+        # why rewrite: a new text of its title deprecates a learning as consolidation does (ADR 0063)
+        if run.get("kind") not in ("consolidate", "rewrite") or run.get("undone"):
             continue
         for f in run["files"]:
             fields = f.get("fields")
@@ -168,9 +169,9 @@ SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": N
 
 
 def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, by: str,
-                      listed: Callable[[dict], bool]) -> list[str]:
+                      listed: Callable[[dict], bool], became: str = "forgotten") -> list[str]:
     """:func:`release` for learnings: every learning deprecated for ``by``, a learning the person forgets,
-    is set active again in journal ``j``, with the fields it had before (:func:`fields_before_deprecation`),
+    is set active again in journal ``j`` (a learning held too: ``became``), with the fields it had before (:func:`fields_before_deprecation`),
     else its ``deprecated_*`` fields cleared. Another project's own learning too: its deprecation's reason
     is gone, and giving it back returns it to its own state; ``listed`` tells whether the forgetting
     project lists a learning (its frontmatter, with ``id``), and one it does not is named with its
@@ -196,7 +197,7 @@ def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, b
         named = lid if listed({**meta, "id": lid}) else _elsewhere(lid, meta)
         if done and named not in shown:
             shown.append(named)
-            j.note(f"release {named}: its replacement {by} is forgotten")
+            j.note(f"release {named}: its replacement {by} is {became}")
     return shown
 
 

@@ -163,6 +163,8 @@ def hold(memory_dir: str, learnings_dir: str, found: list[tuple[str, str, str, s
             if not changes.set_learning_status(path, learnings_dir, HELD, None, f"{HELD}: {reason}", now, j,
                                                only_from=state.ACTIVE):
                 continue
+            # why: a held learning stands for nothing; the older text of its title it deprecated is shown again
+            changes.release_learnings(memory_dir, learnings_dir, j, eid, lambda _meta: True, became=HELD)
         else:
             if eid in hidden:
                 continue
