@@ -296,7 +296,7 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
                                                  before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
         if a.kind == REWRITE:
-            rewrites.append((lid, a.payload[2]))
+            rewrites.append((str(lid), list(a.payload[2])))
     if rewrites:
         _deprecate_older(p, report, rewrites, log)
 

@@ -170,15 +170,15 @@ SHOWN_AGAIN = {"status": state.ACTIVE, "deprecated_by": None, "deprecated_on": N
 
 def release_learnings(memory_dir: str, learnings_dir: str, j: journal.Journal, by: str,
                       listed: Callable[[dict], bool], became: str = "forgotten") -> list[str]:
-    """:func:`release` for learnings: every learning deprecated for ``by``, a learning the person forgets,
-    is set active again in journal ``j`` (a learning held too: ``became``), with the fields it had before (:func:`fields_before_deprecation`),
-    else its ``deprecated_*`` fields cleared. Another project's own learning too: its deprecation's reason
-    is gone, and giving it back returns it to its own state; ``listed`` tells whether the forgetting
-    project lists a learning (its frontmatter, with ``id``), and one it does not is named with its
-    project (``l-1a2b3c4d in project shop``), since nothing in that project says why it is back. Only
-    one still deprecated: one the person forgot or held since keeps its state (checked again under the
-    status lock). Returns the learnings shown again, each its id (named so when another project's);
-    a file whose frontmatter no writer rewrites is left, noted in ``j``."""
+    """:func:`release` for learnings: every learning deprecated for ``by``, a learning the person forgets
+    (or one held: ``became``), is set active again in journal ``j``, with the fields it had before
+    (:func:`fields_before_deprecation`), else its ``deprecated_*`` fields cleared. Another project's own
+    learning too: its deprecation's reason is gone, and giving it back returns it to its own state;
+    ``listed`` tells whether the forgetting project lists a learning (its frontmatter, with ``id``), and
+    one it does not is named with its project (``l-1a2b3c4d in project shop``), since nothing in that
+    project says why it is back. Only one still deprecated: one the person forgot or held since keeps its
+    state (checked again under the status lock). Returns the learnings shown again, each its id (named
+    so when another project's); a file whose frontmatter no writer rewrites is left, noted in ``j``."""
     from lazy_harness.memory import frontmatter, ids
 
     shown: list[str] = []
