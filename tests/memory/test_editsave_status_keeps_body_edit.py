@@ -139,7 +139,8 @@ def test_a_restore_is_not_counted_when_the_status_changed_before_the_lock(tmp_pa
 
     monkeypatch.setattr(changes, "status_lock", person_first)
     answer = {"decisions": [], "failures": [], "handoff": None,
-              "learnings": [{"title": title, "learning": "Again.", "context": "", "scope": "project", "tags": []}]}
+              "learnings": [{"title": title, "learning": f"{title} explained.",  # its text: a restatement
+                                 "context": "", "scope": "project", "tags": []}]}
     meta = {"project": "proj", "session_id": "s-2", "task_id": "1760000000000000000-ab12", "cwd": root}
     report = store.persist(answer, paths.memory_dir(root), ldir, meta, time.time())
     assert report.restored == []
