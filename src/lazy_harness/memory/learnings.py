@@ -13,7 +13,9 @@ id derived when read), lengthened when another learning holds those 8 hex charac
 (``fresh_id``). A file with that id is the same learning (re-processing a task writes nothing new), and
 so is one of the same title written under the project's key (``of_keys``: its folder named otherwise on
 another machine); another learning whose slug collides (a different title, or the same title from another project on
-the same day) gets ``-2``, ``-3`` ... so it never overwrites anything.
+the same day) gets ``-2``, ``-3`` ... so it never overwrites anything. The same title with a new text
+(ADR 0063: :func:`of_title`, :func:`restates`) is a file of its own with an id of its own
+(:func:`version_id`), which the plan makes deprecate the older text.
 """
 
 from __future__ import annotations
