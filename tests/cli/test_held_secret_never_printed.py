@@ -195,3 +195,27 @@ def test_a_listing_with_no_secret_in_it_never_loads_the_redactor(tmp_path):
         loaded = _modules(*args)
         assert "lazy_harness.memory.trust" in loaded or args[1] == "search", args
         assert not {m for m in loaded if m.startswith("lazy_harness.redact")}, args
+
+
+def test_show_prompt_names_a_candidate_held_for_its_secret_redacted(world):
+    r = invoke("memory", "show", "--project", world["root"], "--prompt",
+               "where do the zebrafish artifacts go in the shared bucket")
+    assert r.code == 0, r.err
+    _clean(r.out + r.err)
+    [line] = [ln for ln in r.out.splitlines() if world["ids"][0] in ln and ln.startswith("held")]
+    assert "[REDACTED:aws-access-key]" in line or "Upload the zebrafish artifacts" in line, line
+
+
+def test_unassigned_names_a_learning_holding_a_secret_redacted(tmp_path):
+    for name in ("work", "clients"):
+        ms.make_project(tmp_path / name, "api")
+    for sid, name in (("sess-a", "work"), ("sess-c", "clients")):
+        from tests.memory.test_owners import write_as_session
+        write_as_session(str(tmp_path / name / "api"), {"decisions": [{"summary": f"Deploy {name} blue green"}]},
+                         session=sid)
+    ms.write_learning(paths.learnings_dir(), TITLE, "api", NOW - 86400 * 60, scope="project",
+                      learning="the bucket opens with it")
+    r = invoke("memory", "unassigned")
+    assert r.code == 0, r.err
+    _clean(r.out + r.err)
+    assert "Zebrafish bucket key is [REDACTED:aws-access-key]" in r.out, r.out

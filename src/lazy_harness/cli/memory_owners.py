@@ -41,13 +41,15 @@ def _roots() -> tuple[str, str, Config]:
 
 def unassigned_lines(left: list[dict]) -> list[str]:
     """What ``lh memory unassigned`` prints of the learnings no project owns (the page shows the same)."""
+    from lazy_harness.memory import held_shown, trust
     from lazy_harness.memory.fence import neutral
 
     out = []
     for h in left:
         where = (f"projects named {neutral(h['origin'], 80)}: " + ", ".join(h["candidates"]) if h["candidates"]
                  else f"no project named {neutral(h['origin'], 80)} on this machine")
-        out.append(f"  {h['id']}  {neutral(h.get('title') or '', 120)}  ({where})")
+        title = h.get("title") or ""  # why redacted: a title holding a secret is named so (ADR 0062)
+        out.append(f"  {h['id']}  {neutral(held_shown.text(title, trust.secret(title)), 120)}  ({where})")
         out.append(f"      lh memory assign {h['id']} --project KEY_OR_FOLDER   ({h['path']})")
     return out
 

@@ -72,9 +72,20 @@ def show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: 
         mark = verdict(c).ljust(VERDICT_WIDTH)
         sim = f"{c['similarity']:4.2f}" if c.get("similarity") is not None else "   -"
         echo(f"{mark}  {c['strength']:5.1f}  {c['coverage'] * 100:3.0f}%  {sim}  {c['kind']:<8}  {c['id']}  "
-             f"{one_line(c['title'], 70)}  [{', '.join(c['matched'])}]")
+             f"{one_line(_title(c), 70)}  [{', '.join(c['matched'])}]")
         if c.get("why"):
             echo(f"      {'in' if c['passes'] and not c.get('left') else 'out'}: {one_line(c['why'], 300)}")
+
+
+def _title(c: dict) -> str:
+    """A candidate's title as a listing prints it: redacted when the hold check finds a secret in the
+    entry (ADR 0062), whether it passed the bar or not; the index's verdict, else the check's own."""
+    from lazy_harness.memory import held_shown, trust
+
+    why = c.get("held") or c.get("hold")
+    if why is None:
+        why = trust.secret(f"{c.get('title') or ''} {c.get('detail') or ''}")
+    return held_shown.text(c.get("title") or "", why)
 
 
 VERDICT_WIDTH = len("damaged")  # the widest word of :func:`verdict`: the columns after it line up
