@@ -263,3 +263,21 @@ def zone(monkeypatch):
     yield to
     monkeypatch.undo()
     time.tzset()
+
+
+def noon_zone(now: float) -> str:
+    """A POSIX time zone (a whole number of minutes east of UTC) whose local time at ``now`` is about
+    noon: the next local midnight, and with it a new day, week or month, is some 12 hours away."""
+    east = (43200 - int(now) % 86400) // 60 * 60
+    east = east - 86400 if east > 43200 else east
+    sign = "-" if east >= 0 else "+"  # why: POSIX counts west of UTC as positive
+    return f"LHNOON{sign}{abs(east) // 3600:02d}:{abs(east) % 3600 // 60:02d}"
+
+
+@pytest.fixture
+def one_local_day(zone):
+    """The test runs within one local day, whatever the wall clock: for a test whose spend or memory is
+    written at the wall clock while the code it runs (in this process or a child, which inherits ``TZ``)
+    asks its own clock for "today" or "this month"; a midnight between the two put them on different
+    days. A test that sets its own zone with ``zone`` afterwards gets that one."""
+    zone(noon_zone(time.time()))

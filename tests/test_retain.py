@@ -10,6 +10,9 @@ from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, run_worker, spent, tasks
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 
 @pytest.fixture
 def project(tmp_path):

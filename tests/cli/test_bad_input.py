@@ -13,6 +13,9 @@ from lazy_harness.cost import budget, ledger
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import spent
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 
 def strict_json(text: str):
     """json.loads that refuses Infinity and NaN, as every other JSON reader does."""

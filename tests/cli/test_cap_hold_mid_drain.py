@@ -1,8 +1,13 @@
 """A cap nearly reached partway through the queue: the worker stops before a call that would pass it;
 every task left waiting says why, in `lh status` and `lh queue`, not "not distilled yet"."""
 
+import pytest
+
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import nearly_reached, tasks
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 
 def test_each_task_left_by_a_cap_nearly_reached_names_the_cap(isolated_home, tmp_path, monkeypatch):

@@ -3,9 +3,14 @@
 import json
 import time
 
+import pytest
+
 from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure, spent
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 
 def test_totals_by_project_as_json(isolated_home):

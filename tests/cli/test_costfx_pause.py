@@ -3,9 +3,14 @@
 
 import json
 
+import pytest
+
 from lazy_harness import notice
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure, nearly_reached
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 
 def _nearly_reached(isolated_home, tmp_path, monkeypatch) -> None:

@@ -4,11 +4,16 @@ still refuse, "another model call holds what is left" while that call is still u
 import os
 import time
 
+import pytest
+
 from lazy_harness import config
 from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
 from tests.support import fake_claude
 from tests.worker.spendrig import configure, nearly_reached, queue_session, run_worker, tasks
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 
 def _waiting_lines(out: str) -> list[str]:

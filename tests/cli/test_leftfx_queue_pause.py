@@ -4,9 +4,14 @@ it shows, for the task the cap paused and for one queued after the worker stoppe
 
 import time
 
+import pytest
+
 from lazy_harness.cost import budget
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure, nearly_reached, queue_session
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 
 def _pending_lines(out: str) -> list[str]:

@@ -6,12 +6,17 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from lazy_harness import paths, queue as spool
 from tests.cli.lhrun import lh_script
 from tests.reliability import rig
 from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, spent
+
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
 
 # the waiter's own limit is timeout_seconds * max_attempts + 60 s (360 s here): one that returns
 # within this bound did not wait it out

@@ -40,9 +40,11 @@ class Seeded:
 
 
 @pytest.fixture
-def seeded(tmp_path) -> Seeded:
+def seeded(tmp_path, one_local_day) -> Seeded:
     """Project ``proj`` with handoff items (one reopened: a history), decisions (one holding markup),
-    failures, own and general learnings, a forgotten decision, hooks.log lines, a failed task, spend."""
+    failures, own and general learnings, a forgotten decision, hooks.log lines, a failed task, spend.
+    Within one local day (``one_local_day``): the page and ``lh cost`` take "today" from their own
+    clock, after the seed wrote today's spend at its own."""
     root = ms.make_project(tmp_path, "proj", branch="main")
     s = Seeded(root)
     mdir = s.mdir

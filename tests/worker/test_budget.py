@@ -9,6 +9,9 @@ from lazy_harness.cost import budget
 from tests.support import fake_claude
 from tests.worker.spendrig import configure, ledger_lines, queue_session, run_worker, spent, tasks
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 
 @pytest.fixture
 def fake(tmp_path, monkeypatch):

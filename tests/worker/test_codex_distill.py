@@ -17,6 +17,9 @@ from lazy_harness.worker.prompt import ANSWER_SCHEMA
 from tests.support import fake_claude, fake_codex
 from tests.worker.spendrig import configure, ledger_lines, run_worker, spent, tasks
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "codex"
 
 

@@ -14,6 +14,9 @@ from lazy_harness.cost import budget, ledger, markers
 from lazy_harness.worker import calls
 from tests.worker.spendrig import configure, ledger_lines
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 META = {"project": "shop", "session_id": "s1", "task_id": "t1"}
 
 

@@ -23,6 +23,9 @@ from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, ledger_lines, queue_session, run_worker, spent, tasks
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 # A claude that waits at a gate the test holds (flock), then reports it spent min(its budget, cost):
 # a call given what is left that spends all of it is the worst case the cap must survive.
 FAKE = r'''#!{python}
