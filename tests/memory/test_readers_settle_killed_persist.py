@@ -33,7 +33,9 @@ def killed(isolated_home, tmp_path):
     mem = paths.memory_dir(project)
     ms.write_jsonl(os.path.join(mem, files.DECISIONS), [ms.decision(NOW - 3 * DAY, "Keep invoices in Postgres")])
     ldir = paths.learnings_dir()
-    os.makedirs(os.path.join(ldir, time.strftime("%Y-%m")), exist_ok=True)
+    # why one time for the folder and the name: two looks at the clock put them in two months at its end
+    day = time.strftime("%Y-%m-%d", time.localtime(NOW - DAY))
+    os.makedirs(os.path.join(ldir, day[:7]), exist_ok=True)
     new_decision = entries.json_line(ms.decision(NOW - DAY, "Move invoices to a ledger service wombatite"))
     new_failure = entries.json_line(ms.failure(NOW - DAY, "Ledger import timed out wombatite"))
     appends = {os.path.join(mem, files.DECISIONS): intent.appended_bytes(os.path.join(mem, files.DECISIONS),
@@ -44,7 +46,7 @@ def killed(isolated_home, tmp_path):
     for path, data in appends.items():
         with open(path, "ab") as fh:
             fh.write(data)
-    learning = os.path.join(ldir, time.strftime("%Y-%m"), time.strftime("%Y-%m-%d") + "-ledger-wombatite.md")
+    learning = os.path.join(ldir, day[:7], day + "-ledger-wombatite.md")
     body = ms.frontmatter("Ledger imports wombatite need a lock timeout", "proj", NOW - DAY, scope="project")
     undo.creating(learning, body.encode("utf-8"))
     with open(learning, "w", encoding="utf-8") as fh:
