@@ -16,6 +16,10 @@ from tests.support import fake_claude
 from tests.support.sessions import place
 from tests.worker.spendrig import configure
 
+# why: spend written at the wall clock or seconds before it, "today" taken by the code's own clock: a
+# test run in a day's first seconds put "today's" spend in yesterday. One local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 META = {"project": "p", "session_id": "s", "task_id": "t"}
 
 

@@ -18,6 +18,9 @@ from lazy_harness.worker.llm import Usage
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
+# why: spend written at the wall clock, "today" taken by the code's own clock: one local day for both
+pytestmark = pytest.mark.usefixtures("one_local_day")
+
 SIDS = ["11111111-aaaa-4bbb-8ccc-000000000001", "22222222-aaaa-4bbb-8ccc-000000000002",
         "33333333-aaaa-4bbb-8ccc-000000000003"]
 
