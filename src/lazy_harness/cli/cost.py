@@ -91,12 +91,21 @@ def notice_hint(shown: str, cfg: Config) -> str:
     return LOGIN_HINTS[codex_distill.chosen(cfg)]
 
 
+SHOWN_DAMAGED = 5  # damaged ledger lines named one by one; the rest are counted (lh cost --json names each)
+
+
 def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
-    """One line per ledger line every reader skips: ``<ledger>:<n>: skipped (<why>)``."""
+    """The first :data:`SHOWN_DAMAGED` ledger lines every reader skips, ``<ledger>:<n>: skipped (<why>)``,
+    then how many more. why a few: the ledger is synced, and a remote of 100,000 damaged lines printed
+    100,000 lines in lh cost and lh doctor."""
     from lazy_harness.cost import ledger
 
     where = paths.ledger_file()
-    return [f"{where}:{n}: skipped ({why})" for n, why in (ledger.damaged() if damaged is None else damaged)]
+    found = ledger.damaged() if damaged is None else damaged
+    lines = [f"{where}:{n}: skipped ({why})" for n, why in found[:SHOWN_DAMAGED]]
+    if len(found) > SHOWN_DAMAGED:
+        lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more damaged line(s) (lh cost --json lists every one)")
+    return lines
 
 
 def _today_line(verdict: Verdict) -> str:
@@ -204,4 +213,4 @@ def cost(since: str, by: str, as_json: bool) -> None:
     for line in skipped_lines(damaged):
         click.echo(line)
     if damaged:
-        click.echo(f"{len(damaged)} damaged ledger line(s) skipped: their spend is not counted")
+        click.echo(f"{len(damaged):,} damaged ledger line(s) skipped: their spend is not counted")

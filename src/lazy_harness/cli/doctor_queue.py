@@ -25,18 +25,19 @@ def check_ledger_lines(r: Report) -> None:
     """Damaged lines of the cost ledger: a count, then each named by file and line."""
     from lazy_harness.cli.cost import skipped_lines
     from lazy_harness.cli.doctor_folders import refused_holder
+    from lazy_harness.cost import ledger as spend_ledger
 
     ledger = paths.ledger_file()
     refused = refused_holder(os.path.abspath(ledger))
     if refused:  # why: a file in a folder that is not the person's own is not read (ADR 0031)
         r.line("fail", "ledger lines", f"{ledger}: not read while {refused[1]}")
         return
-    lines = skipped_lines()
-    if not lines:
+    damaged = spend_ledger.damaged()
+    if not damaged:
         r.line("ok", "ledger lines", f"no damaged line in {ledger}")
         return
-    r.warn_each("ledger lines", f"{len(lines)} damaged line(s) skipped: their spend is not counted",
-                "fix or remove them by hand (lh cost lists them)", lines)
+    r.warn_each("ledger lines", f"{len(damaged):,} damaged line(s) skipped: their spend is not counted",
+                "fix or remove them by hand (lh cost lists them)", skipped_lines(damaged))
 
 
 def check_queue(r: Report, now: float) -> None:
