@@ -52,3 +52,89 @@ def test_a_remote_of_damaged_lines_prints_a_few_then_a_count(isolated_home):
         assert "100,000 damaged" in out or "100000 damaged" in out, args
     data = json.loads(invoke("cost", "--since", "1d", "--json").out)
     assert len(data["skipped_lines"]) == 100_000  # the JSON still names every one
+
+
+def _other_machine(tmp_path) -> dict:
+    return dict(os.environ, XDG_STATE_HOME=str(tmp_path / "laptop-state"), XDG_DATA_HOME=str(tmp_path / "laptop-data"))
+
+
+def test_a_key_deleted_mid_day_does_not_give_the_day_back(isolated_home, tmp_path):
+    """The person removes the state folder's spend.key (or a cleanup does) after $4.50 of a $5.00 day:
+    the next key must not let this machine spend the day's cap again."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    for i in range(9):
+        _spend(0.5, now - 2400 + i)
+    laptop = _other_machine(tmp_path)
+    _spend(0.25, now - 1200, laptop)
+    with open(paths.ledger_file(laptop), "rb") as fh:
+        _merge_in(fh.read())
+    assert _today(now) == 4.5
+    os.unlink(own.key_file())
+    v = budget.check(config.load(), None, now, 0.6)
+    assert not v.allowed and round(v.spent_today, 2) >= 4.5  # fails closed: the laptop's line counts too
+    assert "spend key" in invoke("doctor").out
+
+
+def test_a_line_written_while_the_key_may_not_be_used_counts_once_it_may(isolated_home):
+    """spend.key opened to others for a while (a chmod -R, a restore from a backup): the lines written
+    meanwhile are this machine's spend once the key is private again."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(2.0, now - 1800)
+    os.chmod(own.key_file(), 0o644)
+    _spend(2.0, now - 1200)  # no key to sign it with
+    os.chmod(own.key_file(), 0o600)
+    v = budget.check(config.load(), None, now, 1.5)
+    assert not v.allowed and round(v.spent_today, 2) == 4.0
+
+
+def test_a_state_folder_open_to_others_is_not_trusted_for_the_key(isolated_home):
+    """Another user who can write the state folder can take spend.key away or put theirs there: the caps
+    then count every line (fail closed), as for a key file open to others."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 600)
+    os.chmod(paths.machine_state_dir(), 0o777)
+    _merge_in(json.dumps({"time": "x", "ts": now - 300, "total_cost_usd": 3.0, "outcome": "ok"}).encode() + b"\n")
+    assert own.ring(None, lambda since: []) is None
+    assert _today(now) == 4.0
+
+
+def _first_spend(barrier, cost: float, ts: float) -> None:
+    barrier.wait()
+    _spend(cost, ts)
+
+
+def test_two_workers_making_the_key_at_once_count_both_and_adopt_no_other_machine(isolated_home, tmp_path):
+    """The upgrade: two profiles' workers make the key at the same moment. One key; each one's line
+    counts; the second maker does not take the first's adopted file for a lost key's (which would
+    count the laptop's lines here)."""
+    import multiprocessing
+
+    configure(isolated_home, budget={"daily_usd": 50.0, "monthly_usd": 500.0})
+    now = _now()
+    laptop = _other_machine(tmp_path)
+    _spend(7.0, now - 2000, laptop)
+    with open(paths.ledger_file(laptop), "rb") as fh:
+        theirs = fh.read()
+    os.makedirs(os.path.dirname(paths.ledger_file()), exist_ok=True)
+    old = json.dumps({"time": "x", "ts": now - 1500, "total_cost_usd": 1.0, "outcome": "ok"}).encode() + b"\n"
+    with open(paths.ledger_file(), "wb") as fh:
+        fh.write(old + theirs)  # a line of the version before, and a line of a laptop already upgraded
+    for attempt in range(5):
+        for f in (own.key_file(), own.adopted_file()):
+            if os.path.exists(f):
+                os.unlink(f)
+        with open(paths.ledger_file(), "wb") as fh:
+            fh.write(old + theirs)
+        ctx = multiprocessing.get_context("fork")
+        barrier = ctx.Barrier(2)
+        procs = [ctx.Process(target=_first_spend, args=(barrier, 2.0, now - 100 - i)) for i in range(2)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(30)
+        assert all(p.exitcode == 0 for p in procs)
+        assert own.lost_at() is None, attempt
+        assert _today(now) == 5.0, attempt  # the old line and both workers' lines, never the laptop's

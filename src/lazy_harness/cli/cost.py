@@ -64,6 +64,9 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
     else:
         rows.append(("warn", "spend", f"{detail}; distillation paused: {verdict.reason}",
                      "lh cost, or raise the cap in config.toml"))
+    lost = key_lost_line(now)
+    if lost:
+        rows.append(("warn", "spend key", lost, None))
     told = notice.read(None, now)
     # why not a paused notice: paused.pause said whether it still holds (above)
     if told and verdict.allowed and (notice.read_raw() or ("",))[0] != notice.PAUSED:
@@ -71,6 +74,19 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
         shown = told.removeprefix("lazy-harness: ").removesuffix(f" ({notice.SEE_DOCTOR})")
         rows.append(("warn", "distillation", shown, notice_hint(shown, cfg)))
     return rows
+
+
+def key_lost_line(now: float) -> str:
+    """What the caps count since this machine's spend key was made again after one was lost ("" when
+    it was not, or when the lines it adopted are out of every period the caps count)."""
+    from lazy_harness.cost import own
+
+    at = own.lost_at()
+    if at is None or now - at > own.ADOPT_DAYS * 86400:
+        return ""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
+    return (f"{own.key_file()} was made again on {when} after the one before was lost: the caps count "
+            f"every machine's ledger lines of the {own.ADOPT_DAYS} days before it (keep the key file)")
 
 
 NOTICE_HINT = "lh logs; lh queue"
@@ -208,6 +224,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
     for line in call_lines(entries, spend):
         click.echo(line)
     click.echo(_today_line(verdict))
+    if lost := key_lost_line(now):
+        click.echo(lost)
     if not verdict.allowed:
         click.echo(f"paused: {verdict.reason}")
     for line in skipped_lines(damaged):

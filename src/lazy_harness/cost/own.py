@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 KEY_FILE = "spend.key"
 ADOPTED_FILE = "spend-adopted.json"
+LOCK_FILE = "spend-key.lock"  # held while the key is made or a line is adopted
 KEY_BYTES = 32
 MAC_HEX = 32  # a 16-byte digest
 _TAIL = b',"mac":"'  # what a signed line ends with, before its MAC and '"}'
@@ -61,12 +62,14 @@ def digest(raw: bytes) -> str:
 
 
 class Ring:
-    """This machine's spend key and the lines adopted with it."""
+    """This machine's spend key and the lines adopted with it; ``signed_too``: the key was made again
+    after one was lost, so lines with a MAC were adopted as well (:func:`_make`)."""
 
-    def __init__(self, key: bytes, adopted: Iterable[str] = ()) -> None:
+    def __init__(self, key: bytes, adopted: Iterable[str] = (), signed_too: bool = False) -> None:
         import hashlib  # why here: the worker's and the commands' path, never a hook's
 
         self.adopted = frozenset(adopted)
+        self.signed_too = signed_too
         # why one keyed state copied per line: keying costs as much as hashing a ledger line
         self._keyed = hashlib.blake2b(key=key, digest_size=MAC_HEX // 2, person=_PERSON)
 
@@ -94,7 +97,7 @@ class Ring:
         raw = raw.rstrip(b"\r")
         said = self.signed_by(raw)
         if said is None:
-            if not self.adopted or _TAIL in raw:
+            if not self.adopted or (_TAIL in raw and not self.signed_too):
                 return False
             said = digest(raw)
             if said not in self.adopted:
@@ -129,9 +132,12 @@ def _problem(path: str) -> str | None:
 
 def ring(env: Mapping[str, str] | None, lines: Lines) -> Ring | None:
     """This machine's key and adopted lines, made on first need (adopting the unsigned ones of
-    ``lines``); None when the key file may not be used or cannot be made."""
+    ``lines``); None when the key file may not be used or cannot be made, or when its folder is not
+    the person's own (``private.problem``: another user could take the key away or put theirs there)."""
+    from lazy_harness import private
+
     path = key_file(env)
-    if _problem(path):
+    if private.problem(_folder(env)) or _problem(path):
         return None
     if not os.path.exists(path):
         try:
@@ -148,29 +154,93 @@ def ring(env: Mapping[str, str] | None, lines: Lines) -> Ring | None:
             os.close(fd)
     except OSError:
         return None
-    return Ring(key, _adopted(env))
+    data = _adopted(env)
+    return Ring(key, _digests(data), _lost(data) is not None)
 
 
-def _adopted(env: Mapping[str, str] | None) -> list[str]:
+def _adopted(env: Mapping[str, str] | None) -> dict:
+    """The adopted file's object ({} when there is none or it is not one)."""
     from lazy_harness.regular_file import read_regular
 
     try:
         data = json.loads(read_regular(adopted_file(env)))
     except (OSError, ValueError):
-        return []
-    lines = data.get("lines") if isinstance(data, dict) else None
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _digests(data: Mapping[str, object]) -> list[str]:
+    lines = data.get("lines")
     return [d for d in lines if isinstance(d, str)] if isinstance(lines, list) else []
 
 
+def _lost(data: Mapping[str, object]) -> float | None:
+    """When the key was made again after one was lost (``"lost"``), else None."""
+    at = data.get("lost")
+    return float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else None
+
+
+def lost_at(env: Mapping[str, str] | None = None) -> float | None:
+    """When this machine's spend key was made again after the one before was lost, None when it never
+    was (``lh doctor`` says so while the lines it adopted can count: :data:`ADOPT_DAYS`)."""
+    return _lost(_adopted(env))
+
+
+def _lock(env: Mapping[str, str] | None) -> int:
+    from lazy_harness.atomic import lock
+
+    return lock(os.path.join(_folder(env), LOCK_FILE))
+
+
 def _make(path: str, env: Mapping[str, str] | None, lines: Lines) -> None:
-    """The adopted lines, then the key (never over a key another process made first)."""
+    """The adopted lines, then the key, under the key's lock (one maker at a time; none over a key
+    another process made first). The adopted file is written at each key made: found without a key,
+    it says a key was here and was lost (deleted by hand, a cleanup): the lines this machine signed
+    with it can no longer be told apart, so the new key adopts every line of the last
+    :data:`ADOPT_DAYS` days, signed or not. why: adopting only the unsigned ones forgot the day's
+    spend, and the cap let the machine spend the day again; this way it fails closed (another
+    machine's lines of the month count here too, until the month ends)."""
     from lazy_harness import private
     from lazy_harness.atomic import atomic_write
 
     private.make(os.path.dirname(path))
-    now = time.time()
-    unsigned = sorted({digest(raw) for raw in lines(now - ADOPT_DAYS * 86400) if _TAIL not in raw})
-    if unsigned:
-        text = json.dumps({"version": 1, "at": round(now, 3), "lines": unsigned})
-        atomic_write(adopted_file(env), text, mode=0o600)
-    atomic_write(path, os.urandom(KEY_BYTES), mode=0o600, exclusive=True)
+    fd = _lock(env)
+    try:
+        if os.path.lexists(path):
+            return  # why: made by another process while this one waited
+        lost = os.path.lexists(adopted_file(env))
+        now = time.time()
+        found = sorted({digest(raw) for raw in lines(now - ADOPT_DAYS * 86400) if lost or _TAIL not in raw})
+        data: dict[str, object] = {"version": 1, "at": round(now, 3), "lines": found}
+        if lost:
+            data["lost"] = round(now, 3)
+        atomic_write(adopted_file(env), json.dumps(data), mode=0o600)
+        atomic_write(path, os.urandom(KEY_BYTES), mode=0o600, exclusive=True)
+    finally:
+        os.close(fd)
+
+
+def adopt_written(text: str, env: Mapping[str, str] | None) -> None:
+    """A line this machine wrote without a MAC (its key could not be used: open to others, not a
+    file) is adopted, so that it counts for the caps once the key may be used again. why: read as a
+    remote's unsigned line, its spend was forgotten. Nothing when the state folder is not the
+    person's own or cannot be written (the caps then count every line while the key cannot be used)."""
+    from lazy_harness import private
+    from lazy_harness.atomic import atomic_write
+
+    if private.problem(_folder(env)) or not os.path.isdir(_folder(env)):
+        return
+    try:
+        fd = _lock(env)
+    except OSError:
+        return
+    try:
+        data = _adopted(env)
+        data.setdefault("version", 1)
+        data.setdefault("at", round(time.time(), 3))
+        data["lines"] = [*_digests(data), digest(text.encode("utf-8"))]
+        atomic_write(adopted_file(env), json.dumps(data), mode=0o600)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
