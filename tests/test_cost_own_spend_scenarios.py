@@ -138,3 +138,20 @@ def test_two_workers_making_the_key_at_once_count_both_and_adopt_no_other_machin
         assert all(p.exitcode == 0 for p in procs)
         assert own.lost_at() is None, attempt
         assert _today(now) == 5.0, attempt  # the old line and both workers' lines, never the laptop's
+
+
+def test_lh_cost_says_which_part_of_the_total_is_this_machines(isolated_home, tmp_path):
+    """The table totals every machine's calls ($9.00) while the today line says $4.50: the person sees
+    which part is this machine's, the part its caps count."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    laptop = _other_machine(tmp_path)
+    for i in range(9):
+        _spend(0.5, now - 2400 + i)
+        _spend(0.5, now - 1800 + i, laptop)
+    with open(paths.ledger_file(laptop), "rb") as fh:
+        _merge_in(fh.read())
+    out = invoke("cost", "--since", "1d").out
+    assert "this machine: 9 of the 18 calls, $4.5000 of $9.0000" in out, out
+    data = json.loads(invoke("cost", "--since", "1d", "--json").out)
+    assert data["this_machine"]["calls"] == 9 and data["this_machine"]["cost_usd"] == 4.5

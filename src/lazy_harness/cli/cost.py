@@ -194,6 +194,9 @@ def cost(since: str, by: str, as_json: bool) -> None:
     whole = ledger.Totals()
     for entry in entries:
         whole.add(entry)
+    own = ledger.Totals()
+    for entry in ledger.read_since(start, mine=True):
+        own.add(entry)
     cfg = load_config()
     spend = budget.spend(None, now)
     verdict = paused.pause(cfg, now, spend)
@@ -202,6 +205,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
         click.echo(json.dumps({
             "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,
             "groups": {k: v.as_dict() for k, v in groups.items()}, "total": whole.as_dict(),
+            "this_machine": own.as_dict(),
             "today_usd": round(verdict.spent_today, 6), "month_usd": round(verdict.spent_month, 6),
             "daily_cap_usd": verdict.daily, "monthly_cap_usd": verdict.monthly,
             "paused": None if verdict.allowed else verdict.reason,
@@ -219,6 +223,9 @@ def cost(since: str, by: str, as_json: bool) -> None:
             cache = t.tokens["cache_creation_tokens"] + t.tokens["cache_read_tokens"]
             click.echo(f"{key:<{width}}  {t.calls:>5}  {'$' + format(t.cost_usd, '.4f'):>10}  "
                        f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
+        if own.calls != whole.calls:  # why: the table is every machine's, the caps count this one's
+            click.echo(f"this machine: {own.calls} of the {whole.calls} calls, ${own.cost_usd:.4f} of "
+                       f"${whole.cost_usd:.4f} (what its caps count; the rest are other machines')")
         for line in summary_lines(whole):
             click.echo(line)
     for line in call_lines(entries, spend):
