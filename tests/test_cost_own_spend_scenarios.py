@@ -155,3 +155,36 @@ def test_lh_cost_says_which_part_of_the_total_is_this_machines(isolated_home, tm
     assert "this machine: 9 of the 18 calls, $4.5000 of $9.0000" in out, out
     data = json.loads(invoke("cost", "--since", "1d", "--json").out)
     assert data["this_machine"]["calls"] == 9 and data["this_machine"]["cost_usd"] == 4.5
+
+
+def _killed_marker(call: str, started: float, estimate: float) -> None:
+    """A call of the version before killed mid-call: its marker left, nobody holding its lock."""
+    from lazy_harness import private
+    from lazy_harness.cost import markers
+
+    private.make(paths.spend_dir())
+    folder = private.make(markers.open_calls_dir())
+    c = markers.mark(folder, markers.OpenCall(call, 4242, "the worker", started, 1.0, estimate=estimate, project="p"))
+    c.close(remove=False)
+
+
+def test_the_upgrade_settles_a_pending_killed_call_once_whatever_its_age(isolated_home):
+    """The version before left a ledger of lines older than 62 days and killed calls' markers: one
+    killed after its line was written (70 days ago), one before (today). The first check settles each
+    once: the old call is not written a second time because its line is older than what the key adopts."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    old = [{"time": "x", "ts": now - (70 + i) * 86400, "total_cost_usd": 0.3, "outcome": "ok", "project": "p"}
+           for i in range(3)]
+    old[0].update(call="old-killed", outcome="ok")
+    os.makedirs(os.path.dirname(paths.ledger_file()), exist_ok=True)
+    with open(paths.ledger_file(), "w") as fh:
+        fh.write("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in old))
+    _killed_marker("old-killed", now - 70 * 86400 - 60, 0.3)
+    _killed_marker("today-killed", now - 600, 0.4)
+    v, call = budget.open_call(config.load(), None, now, 0.1, META, 1000)
+    assert call is not None
+    call.close()
+    calls = [e.get("call") for e in ledger.read_since(0)]
+    assert calls.count("old-killed") == 1 and calls.count("today-killed") == 1, calls
+    assert round(v.spent_today, 2) == 0.4
