@@ -188,3 +188,53 @@ def test_the_upgrade_settles_a_pending_killed_call_once_whatever_its_age(isolate
     calls = [e.get("call") for e in ledger.read_since(0)]
     assert calls.count("old-killed") == 1 and calls.count("today-killed") == 1, calls
     assert round(v.spent_today, 2) == 0.4
+
+
+def test_two_claude_code_profiles_share_one_key_and_one_cap(isolated_home, tmp_path):
+    """Two Claude Code profiles (CLAUDE_CONFIG_DIR) on one machine: one ledger, one key, one cap."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    work, home = (dict(os.environ, CLAUDE_CONFIG_DIR=str(tmp_path / name)) for name in ("work", "personal"))
+    for i in range(4):
+        _spend(0.5, now - 900 + i, work)
+        _spend(0.5, now - 800 + i, home)
+    assert own.key_file(work) == own.key_file(home)
+    for env in (work, home):
+        v = budget.check(config.load(), env, now, 1.5)
+        assert not v.allowed and round(v.spent_today, 2) == 4.0
+
+
+def test_a_state_folder_another_user_owns_holds_no_key_and_fails_closed(isolated_home, tmp_path, monkeypatch):
+    """XDG_STATE_HOME names a folder another user made (a shared /tmp): no key is made or read there, the
+    caps count every line, and nothing of ours is written into it."""
+    import pytest
+
+    if os.geteuid() != 0:
+        pytest.skip("making a folder another user owns needs root")
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 900)  # signed with the key of the state folder under HOME
+    theirs = tmp_path / "shared"
+    (theirs / "lazy-harness").mkdir(parents=True)
+    os.chown(theirs / "lazy-harness", 65534, 65534)
+    os.chown(theirs, 65534, 65534)
+    monkeypatch.setenv("XDG_STATE_HOME", str(theirs))
+    _spend(1.0, now - 600)
+    _merge_in(json.dumps({"time": "x", "ts": now - 300, "total_cost_usd": 2.0, "outcome": "ok"}).encode() + b"\n")
+    assert _today(now) == 4.0
+    assert os.listdir(theirs / "lazy-harness") == []
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/state")  # ignored, as the XDG spec says: HOME's
+    assert own.key_file() == os.path.join(str(isolated_home), ".local", "state", "lazy-harness", "spend.key")
+
+
+def test_a_key_that_may_not_be_used_is_named_by_doctor_status_and_cost(isolated_home):
+    """The caps count every machine's line while spend.key is open to others: the person is told why
+    and what to run, not left wondering at a spend that includes the laptop's."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 600)
+    os.chmod(own.key_file(), 0o644)
+    for args in (("doctor",), ("status",), ("cost", "--since", "1d")):
+        out = invoke(*args).out
+        assert f"{own.key_file()} may not be used" in out, (args, out)
+        assert "chmod 600" in out, (args, out)

@@ -67,6 +67,9 @@ def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, s
     lost = key_lost_line(now)
     if lost:
         rows.append(("warn", "spend key", lost, None))
+    unusable = key_unusable()
+    if unusable:
+        rows.append(("warn", "spend key", unusable[0], unusable[1]))
     told = notice.read(None, now)
     # why not a paused notice: paused.pause said whether it still holds (above)
     if told and verdict.allowed and (notice.read_raw() or ("",))[0] != notice.PAUSED:
@@ -87,6 +90,16 @@ def key_lost_line(now: float) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
     return (f"{own.key_file()} was made again on {when} after the one before was lost: the caps count "
             f"every machine's ledger lines of the {own.ADOPT_DAYS} days before it (keep the key file)")
+
+
+def key_unusable() -> tuple[str, str] | None:
+    """Why this machine's spend key may not be used, with what the caps count meanwhile, and the fix."""
+    from lazy_harness.cost import own
+
+    found = own.key_problem()
+    if found is None:
+        return None
+    return f"{found[0]}; the caps count every machine's ledger lines until it is fixed", found[1]
 
 
 NOTICE_HINT = "lh logs; lh queue"
@@ -233,6 +246,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
     click.echo(_today_line(verdict))
     if lost := key_lost_line(now):
         click.echo(lost)
+    if unusable := key_unusable():
+        click.echo(f"{unusable[0]} (hint: {unusable[1]})")
     if not verdict.allowed:
         click.echo(f"paused: {verdict.reason}")
     for line in skipped_lines(damaged):

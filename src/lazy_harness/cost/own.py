@@ -125,9 +125,32 @@ def _problem(path: str) -> str | None:
 
     if not stat.S_ISREG(st.st_mode):
         return "not a file"
-    if st.st_uid != os.geteuid() or st.st_mode & 0o077 or st.st_size < 16:
-        return "not yours, open to others, or too short"
-    return None
+    if st.st_uid != os.geteuid():
+        return f"it belongs to uid {st.st_uid}, not to you"
+    if st.st_mode & 0o077:
+        return f"{OPEN} (mode {st.st_mode & 0o7777:04o})"
+    return "shorter than a key" if st.st_size < 16 else None
+
+
+OPEN = "open to group or others"
+
+
+def key_problem(env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """Why this machine's spend key may not be used (the caps then count every line), and what to run;
+    None when it may (or is not made yet). For ``lh doctor``, ``lh status`` and ``lh cost``."""
+    from lazy_harness import private
+
+    folder, path = _folder(env), key_file(env)
+    why = private.problem(folder)
+    if why:
+        return why, private.fix(folder, why)
+    why = _problem(path)
+    if why is None:
+        return None
+    import shlex
+
+    fix = f"chmod 600 {shlex.quote(path)}" if why.startswith(OPEN) else f"rm {shlex.quote(path)} (a new key is made)"
+    return f"{path} may not be used: {why}", fix
 
 
 def ring(env: Mapping[str, str] | None, lines: Lines) -> Ring | None:
