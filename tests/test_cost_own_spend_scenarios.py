@@ -238,3 +238,16 @@ def test_a_key_that_may_not_be_used_is_named_by_doctor_status_and_cost(isolated_
         out = invoke(*args).out
         assert f"{own.key_file()} may not be used" in out, (args, out)
         assert "chmod 600" in out, (args, out)
+
+
+def test_a_remote_line_whose_mac_is_not_ascii_stops_no_check(isolated_home):
+    """A remote line ending in a "mac" of 32 bytes that are not ASCII (16 times é): comparing it to this
+    key's MAC raised TypeError in every cap check (the worker's start, lh cost, lh doctor)."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 600)
+    line = json.dumps({"time": "x", "ts": now - 300, "total_cost_usd": 3.0, "outcome": "ok"}, separators=(",", ":"))
+    _merge_in(line[:-1].encode() + b',"mac":"' + "é".encode() * 16 + b'"}\n')
+    v = budget.check(config.load(), None, now, 0.3)
+    assert v.allowed and round(v.spent_today, 2) == 1.0
+    assert invoke("cost", "--since", "1d").code == 0

@@ -88,9 +88,10 @@ class Ring:
         cut = len(raw) - MAC_HEX - 2
         if cut <= len(_TAIL) or not raw.endswith(b'"}') or raw[cut - len(_TAIL):cut] != _TAIL:
             return None
-        said = raw[cut:-2].decode("ascii", "replace")
-        body = raw[:cut - len(_TAIL)] + b"}"
-        return said if _same(said, self.mac(body)) else None
+        mac = self.mac(raw[:cut - len(_TAIL)] + b"}")
+        # why bytes: a remote's "mac" may hold any bytes, and compare_digest raises TypeError on a str
+        # that is not ASCII (it stopped every cap check)
+        return mac if _same(raw[cut:-2], mac.encode("ascii")) else None
 
     def mine(self, raw: bytes, seen: set[str]) -> bool:
         """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
@@ -108,7 +109,7 @@ class Ring:
         return True
 
 
-def _same(a: str, b: str) -> bool:
+def _same(a: bytes, b: bytes) -> bool:
     import hmac
 
     return hmac.compare_digest(a, b)
