@@ -163,10 +163,12 @@ def settle(env: Mapping[str, str] | None = None) -> int:
     killed = [c for c in open_calls(env) if not c.live]
     if not killed:
         return 0
-    # why every line, not this machine's only: a line of the version before older than what the spend key
-    # adopted (62 days) settled its call too, and was written a second time; a remote cannot know a
-    # marker's id (its time in ns, pid, random bytes) before this machine wrote its line
-    settled = {ledger.call_of(e) for e in ledger.read_since(min(c.started for c in killed), env)}
+    # why every line too, not this machine's only: a line of the version before older than what the spend
+    # key adopted (62 days) settled its call, and was written a second time; a remote cannot know a
+    # marker's id (its time in ns, pid, random bytes) before this machine wrote its line. why this
+    # machine's as well: a remote's old lines merged after its line do not end that read before it
+    since = min(c.started for c in killed)
+    settled = {ledger.call_of(e) for mine in (True, False) for e in ledger.read_since(since, env, mine=mine)}
     written = 0
     for c in killed:
         if c.call not in settled:
