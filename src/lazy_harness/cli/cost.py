@@ -238,7 +238,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
                        f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
         if own.calls != whole.calls:  # why: the table is every machine's, the caps count this one's
             click.echo(f"this machine: {own.calls} of the {whole.calls} calls, ${own.cost_usd:.4f} of "
-                       f"${whole.cost_usd:.4f} (what its caps count; the rest are other machines')")
+                       f"${whole.cost_usd:.4f} (what its caps count: its own lines; the rest are other "
+                       "machines' or from before its spend key)")
         for line in summary_lines(whole):
             click.echo(line)
     for line in call_lines(entries, spend):
