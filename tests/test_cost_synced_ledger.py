@@ -128,7 +128,10 @@ def test_lines_from_before_the_key_still_count_and_later_unsigned_ones_do_not(is
         fh.write(b"".join(_line(total_cost_usd=1.0, ts=ts, task=f"old{i}") for i in range(4)))
     assert not os.path.exists(own.key_file())
     assert round(budget.check(config.load(), None, now).spent_today, 2) == 4.0  # the upgrade: still counted
-    assert os.path.exists(own.key_file())
+    assert not os.path.exists(own.key_file())  # a read makes no key (lh doctor is read-only)
+    v, call = budget.open_call(config.load(), None, now, 0.1, META, 1000)  # the first spender makes it
+    assert call is not None and round(v.spent_today, 2) == 4.0 and os.path.exists(own.key_file())
+    call.close()
     _merge_in(_line(total_cost_usd=1.0, ts=ts, task="after"))  # a remote's unsigned line, after the upgrade
     _spend(0.5, ts)
     v = budget.check(config.load(), None, now, 0.3)

@@ -84,6 +84,9 @@ def key_lost_line(now: float) -> str:
     it was not, or when the lines it adopted are out of every period the caps count)."""
     from lazy_harness.cost import own
 
+    if own.key_gone():
+        return (f"{own.key_file()} is gone (lost since it was made): the next model call makes a new one, and "
+                f"the caps count every machine's ledger lines of the last {own.ADOPT_DAYS} days")
     at = own.lost_at()
     if at is None or now - at > own.ADOPT_DAYS * 86400:
         return ""

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from lazy_harness import paths, private
 from lazy_harness.atomic import lock
-from lazy_harness.cost import ledger, markers
+from lazy_harness.cost import ledger, markers, own
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -309,6 +309,8 @@ def open_call(cfg: Config, env: Mapping[str, str] | None, now: float, cost: floa
     fd = lock(markers.lock_file(env))
     old = markers.legacy_lock(env)  # why after ours: an older version never takes ours, so no two wait on each other
     try:
+        # why here: the key is made (adopting the unsigned lines) by the first spender, under the spend lock
+        own.ring(env, lambda since: ledger.raw_since(since, env))
         markers.settle(env)
         s = spend(env, now)
         v = check(cfg, env, now, cost, s)

@@ -264,7 +264,8 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     ``mine``: only this machine's own lines (``own``, ADR 0065), each once; the others neither count
     nor make the run of old lines that stops the read (a remote's old lines merged after today's)."""
     path = path or paths.ledger_file(env)
-    keys = own.ring(env, lambda since: raw_since(since, env)) if mine else None
+    # why make=False: a read makes no key (lh doctor is read-only); the spenders make it (budget.open_call, record)
+    keys = own.ring(env, lambda since: raw_since(since, env), make=False) if mine else None
     seen: set[str] = set()
     try:
         # why open_regular: a FIFO in the ledger's place held the budget check (the worker) and lh cost in open()

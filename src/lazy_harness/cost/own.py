@@ -63,17 +63,21 @@ def digest(raw: bytes) -> str:
 
 class Ring:
     """This machine's spend key and the lines adopted with it; ``signed_too``: the key was made again
-    after one was lost, so lines with a MAC were adopted as well (:func:`_make`)."""
+    after one was lost, so lines with a MAC were adopted as well (:func:`_make`). Without a key (none
+    made yet: a read only, :func:`ring` ``make`` false) the lines count as the key's making would adopt
+    them: those without a MAC, or every line when ``signed_too``."""
 
-    def __init__(self, key: bytes, adopted: Iterable[str] = (), signed_too: bool = False) -> None:
+    def __init__(self, key: bytes | None, adopted: Iterable[str] = (), signed_too: bool = False) -> None:
         import hashlib  # why here: the worker's and the commands' path, never a hook's
 
         self.adopted = frozenset(adopted)
         self.signed_too = signed_too
         # why one keyed state copied per line: keying costs as much as hashing a ledger line
-        self._keyed = hashlib.blake2b(key=key, digest_size=MAC_HEX // 2, person=_PERSON)
+        self._keyed = None if key is None else hashlib.blake2b(key=key, digest_size=MAC_HEX // 2, person=_PERSON)
 
     def mac(self, body: bytes) -> str:
+        if self._keyed is None:
+            raise ValueError("no spend key to sign with")
         h = self._keyed.copy()
         h.update(body)
         return h.hexdigest()
@@ -86,7 +90,7 @@ class Ring:
     def signed_by(self, raw: bytes) -> str | None:
         """The MAC of ``raw`` when this key made it, else None."""
         cut = len(raw) - MAC_HEX - 2
-        if cut <= len(_TAIL) or not raw.endswith(b'"}') or raw[cut - len(_TAIL):cut] != _TAIL:
+        if self._keyed is None or cut <= len(_TAIL) or not raw.endswith(b'"}') or raw[cut - len(_TAIL):cut] != _TAIL:
             return None
         mac = self.mac(raw[:cut - len(_TAIL)] + b"}")
         # why bytes: a remote's "mac" may hold any bytes, and compare_digest raises TypeError on a str
@@ -98,10 +102,11 @@ class Ring:
         raw = raw.rstrip(b"\r")
         said = self.signed_by(raw)
         if said is None:
-            if not self.adopted or (_TAIL in raw and not self.signed_too):
+            keyed = self._keyed is not None
+            if (keyed and not self.adopted) or (_TAIL in raw and not self.signed_too):
                 return False
             said = digest(raw)
-            if said not in self.adopted:
+            if keyed and said not in self.adopted:
                 return False
         if said in seen:  # why: a remote that repeats one of this machine's lines adds no spend
             return False
@@ -154,15 +159,20 @@ def key_problem(env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
     return f"{path} may not be used: {why}", fix
 
 
-def ring(env: Mapping[str, str] | None, lines: Lines) -> Ring | None:
+def ring(env: Mapping[str, str] | None, lines: Lines, make: bool = True) -> Ring | None:
     """This machine's key and adopted lines, made on first need (adopting the unsigned ones of
     ``lines``); None when the key file may not be used or cannot be made, or when its folder is not
-    the person's own (``private.problem``: another user could take the key away or put theirs there)."""
+    the person's own (``private.problem``: another user could take the key away or put theirs there).
+    ``make`` false (a read: ``lh doctor``, ``lh status``, ``lh cost``, a cap check) makes nothing: with
+    no key yet, a keyless ring that counts the lines its making would adopt. why: those commands are
+    read-only, and made the state folder and the key (in a relative HOME's folder in the current one)."""
     from lazy_harness import private
 
     path = key_file(env)
     if private.problem(_folder(env)) or _problem(path):
         return None
+    if not make and not os.path.lexists(path):
+        return Ring(None, (), key_gone(env))
     if not os.path.exists(path):
         try:
             _make(path, env, lines)
@@ -208,6 +218,11 @@ def lost_at(env: Mapping[str, str] | None = None) -> float | None:
     """When this machine's spend key was made again after the one before was lost, None when it never
     was (``lh doctor`` says so while the lines it adopted can count: :data:`ADOPT_DAYS`)."""
     return _lost(_adopted(env))
+
+
+def key_gone(env: Mapping[str, str] | None = None) -> bool:
+    """Whether a key was made here and is gone (lost): the adopted file without the key."""
+    return not os.path.lexists(key_file(env)) and os.path.lexists(adopted_file(env))
 
 
 def _lock(env: Mapping[str, str] | None) -> int:
