@@ -251,3 +251,14 @@ def test_a_remote_line_whose_mac_is_not_ascii_stops_no_check(isolated_home):
     v = budget.check(config.load(), None, now, 0.3)
     assert v.allowed and round(v.spent_today, 2) == 1.0
     assert invoke("cost", "--since", "1d").code == 0
+
+
+def test_a_line_of_the_version_before_padded_with_spaces_counts_after_the_upgrade(isolated_home):
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    os.makedirs(os.path.dirname(paths.ledger_file()), exist_ok=True)
+    line = json.dumps({"time": "x", "ts": now - 900, "total_cost_usd": 2.0, "outcome": "ok"}, separators=(",", ":"))
+    with open(paths.ledger_file(), "w") as fh:
+        fh.write(line + "   \n")
+    _spend(1.0, now - 600)  # the first line written makes the key, adopting the line before
+    assert _today(now) == 3.0

@@ -49,3 +49,27 @@ def test_lines_removed_on_the_remote_stay_in_this_machines_ledger(tmp_path, spen
     b.sync()  # and the lines go back out
     assert len((b.data / "ledger.jsonl").read_text().splitlines()) == 5 + spends_meanwhile
     assert paths.ledger_file(a.env) == str(a.data / "ledger.jsonl")
+
+
+@pytest.mark.parametrize("spends_meanwhile", [False, True], ids=["fast-forward", "merge"])
+def test_this_machines_lines_padded_with_spaces_on_the_remote_still_count(tmp_path, spends_meanwhile):
+    """The remote's copy of this machine's lines gains a space at either end (a hand edit, an editor, a
+    hostile push): the round takes the padded lines, which the kept lines' test took for the same ones;
+    their MAC must still be this machine's, or the caps let it spend the day's cap again."""
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", "-b", "main", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    now = time.time()
+    at = max(budget.day_start(now), now - 600)
+    for i in range(5):
+        _spend(a, 1.0, at + i)  # the daily cap reached on a
+    a.sync()
+    b.sync()
+    held = (b.data / "ledger.jsonl").read_text().splitlines()
+    (b.data / "ledger.jsonl").write_text("".join((" " if i % 2 else "") + ln + "  \n" for i, ln in enumerate(held)))
+    b.sync()
+    if spends_meanwhile:
+        _spend(a, 0.01, at + 10)
+    a.sync()
+    spent = budget.check(_cfg(), a.env, now, 0.1)
+    assert not spent.allowed and spent.spent_today >= 5.0

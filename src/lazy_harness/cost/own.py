@@ -99,7 +99,9 @@ class Ring:
 
     def mine(self, raw: bytes, seen: set[str]) -> bool:
         """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
-        raw = raw.rstrip(b"\r")
+        # why strip: a line padded with spaces (a hand edit, a remote's copy, which a round takes for the
+        # same line: sync.merge._ledger_kept) is the same JSON, and was no longer this machine's spend
+        raw = raw.strip()
         said = self.signed_by(raw)
         if said is None:
             keyed = self._keyed is not None
@@ -249,7 +251,7 @@ def _make(path: str, env: Mapping[str, str] | None, lines: Lines) -> None:
             return  # why: made by another process while this one waited
         lost = os.path.lexists(adopted_file(env))
         now = time.time()
-        found = sorted({digest(raw) for raw in lines(now - ADOPT_DAYS * 86400) if lost or _TAIL not in raw})
+        found = sorted({digest(raw.strip()) for raw in lines(now - ADOPT_DAYS * 86400) if lost or _TAIL not in raw})
         data: dict[str, object] = {"version": 1, "at": round(now, 3), "lines": found}
         if lost:
             data["lost"] = round(now, 3)
