@@ -73,3 +73,24 @@ def test_this_machines_lines_padded_with_spaces_on_the_remote_still_count(tmp_pa
     a.sync()
     spent = budget.check(_cfg(), a.env, now, 0.1)
     assert not spent.allowed and spent.spent_today >= 5.0
+
+
+@pytest.mark.parametrize("pad", ["\x1f", "\u3000", "\x85"], ids=["unit-separator", "ideographic-space", "nel"])
+def test_this_machines_lines_padded_with_what_python_calls_space_are_kept(tmp_path, pad):
+    """str.strip() takes more than JSON's whitespace (a unit separator, an ideographic space): the kept
+    lines' test took a remote's copy padded so for this machine's own line, which then counted nothing."""
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", "-b", "main", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    now = time.time()
+    at = max(budget.day_start(now), now - 600)
+    for i in range(5):
+        _spend(a, 1.0, at + i)
+    a.sync()
+    b.sync()
+    held = (b.data / "ledger.jsonl").read_text().splitlines()
+    (b.data / "ledger.jsonl").write_text("".join(ln + pad + "\n" for ln in held))
+    b.sync()
+    a.sync()
+    spent = budget.check(_cfg(), a.env, now, 0.1)
+    assert not spent.allowed and spent.spent_today >= 5.0

@@ -161,8 +161,10 @@ def _ledger_kept(data: str, before: str, theirs: str, commit: str, env: Mapping[
     if not ours:
         return commit
     merged = file_at(data, commit, LEDGER, env) or ""
-    have = {ln.strip() for ln in merged.split("\n")}
-    lost = [ln for ln in ours.split("\n") if ln.strip() and ln.strip() not in have]
+    # why each line as it is: str.strip() takes more than JSON's spaces (U+001F, U+3000), so a remote's
+    # copy padded so was taken for this machine's line, whose MAC it no longer held (cost/own.py)
+    have = {ln.rstrip("\r") for ln in merged.split("\n")}
+    lost = [ln for ln in ours.split("\n") if ln.strip() and ln.rstrip("\r") not in have]
     if not lost:
         return commit
     genv = dict(os.environ if env is None else env)
