@@ -12,8 +12,14 @@ A line counts as this machine's when its MAC is this key's (once: the same line 
 counts once), or when it is a line from before the key that the ledger held when the key was made
 (the upgrade: what was counted then still is). Another machine's lines, a line copied with this
 machine's MAC and another amount, and any line a remote adds without a MAC are shown by ``lh cost``
-but stop nothing here. A key file that may not be used (a link, another user's, open to others)
-makes :func:`ring` return None: then every line counts, as before (the cap fails closed).
+but stop nothing here. A key file that may not be used (a link, another user's, open to others),
+or a state folder that is not the person's own, makes :func:`ring` return None: then every line
+counts, as before (the cap fails closed), and a line written meanwhile is adopted (:func:`adopt_written`).
+
+The key is made by the first spender (``budget.open_call``, ``ledger.record``) under
+``spend-key.lock``; a read makes nothing and counts what the making would adopt. The adopted file is
+written at every key made, so a key gone while it is there was lost: the next key adopts every line
+of the last 62 days, signed or not (``"lost"``), so that no spend of the day is forgotten.
 """
 
 from __future__ import annotations
@@ -213,7 +219,9 @@ def _digests(data: Mapping[str, object]) -> list[str]:
 def _lost(data: Mapping[str, object]) -> float | None:
     """When the key was made again after one was lost (``"lost"``), else None."""
     at = data.get("lost")
-    return float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else None
+    # why bounded: a hand edit's 1e999 or huge integer must not stop lh doctor (localtime)
+    ok = isinstance(at, (int, float)) and not isinstance(at, bool) and 0 <= at < 32503680000
+    return float(at) if ok else None
 
 
 def lost_at(env: Mapping[str, str] | None = None) -> float | None:
