@@ -220,8 +220,9 @@ def _lost(data: Mapping[str, object]) -> float | None:
     """When the key was made again after one was lost (``"lost"``), else None."""
     at = data.get("lost")
     # why bounded: a hand edit's 1e999 or huge integer must not stop lh doctor (localtime)
-    ok = isinstance(at, (int, float)) and not isinstance(at, bool) and 0 <= at < 32503680000
-    return float(at) if ok else None
+    if not isinstance(at, (int, float)) or isinstance(at, bool) or not 0 <= at < 32503680000:
+        return None
+    return float(at)
 
 
 def lost_at(env: Mapping[str, str] | None = None) -> float | None:
