@@ -262,3 +262,17 @@ def test_a_line_of_the_version_before_padded_with_spaces_counts_after_the_upgrad
         fh.write(line + "   \n")
     _spend(1.0, now - 600)  # the first line written makes the key, adopting the line before
     assert _today(now) == 3.0
+
+
+def test_a_ledger_saved_with_a_byte_order_mark_keeps_its_first_line_counted(isolated_home):
+    """The ledger opened and saved in an editor that writes a UTF-8 byte order mark (Notepad): lh cost
+    reads the first line (JSON takes the mark), so must the caps."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(3.0, now - 900)
+    _spend(1.0, now - 600)
+    with open(paths.ledger_file(), "rb") as fh:
+        data = fh.read()
+    with open(paths.ledger_file(), "wb") as fh:
+        fh.write(b"\xef\xbb\xbf" + data)
+    assert _today(now) == 4.0

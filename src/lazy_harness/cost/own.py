@@ -105,9 +105,9 @@ class Ring:
 
     def mine(self, raw: bytes, seen: set[str]) -> bool:
         """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
-        # why strip: a line padded with spaces (a hand edit, a remote's copy, which a round takes for the
-        # same line: sync.merge._ledger_kept) is the same JSON, and was no longer this machine's spend
-        raw = raw.strip()
+        # why bare: a line padded with spaces (a hand edit, a remote's copy) or after a byte order mark (an
+        # editor's save) is the same JSON to every reader, and was no longer this machine's spend
+        raw = bare(raw)
         said = self.signed_by(raw)
         if said is None:
             keyed = self._keyed is not None
@@ -120,6 +120,15 @@ class Ring:
             return False
         seen.add(said)
         return True
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def bare(raw: bytes) -> bytes:
+    """A line without the spaces around it nor a UTF-8 byte order mark: what its MAC and digest are of."""
+    raw = raw.strip()
+    return raw[len(_BOM):].strip() if raw.startswith(_BOM) else raw
 
 
 def _same(a: bytes, b: bytes) -> bool:
@@ -260,7 +269,7 @@ def _make(path: str, env: Mapping[str, str] | None, lines: Lines) -> None:
             return  # why: made by another process while this one waited
         lost = os.path.lexists(adopted_file(env))
         now = time.time()
-        found = sorted({digest(raw.strip()) for raw in lines(now - ADOPT_DAYS * 86400) if lost or _TAIL not in raw})
+        found = sorted({digest(bare(raw)) for raw in lines(now - ADOPT_DAYS * 86400) if lost or _TAIL not in raw})
         data: dict[str, object] = {"version": 1, "at": round(now, 3), "lines": found}
         if lost:
             data["lost"] = round(now, 3)
