@@ -157,3 +157,21 @@ def test_a_remote_lines_text_reaches_no_terminal_as_escapes(isolated_home):
         out = invoke(*args).out
         assert "shop\\u001b]0;owned" in out
         assert not any(c in out for c in "\x1b\x07\u202e")
+
+
+def test_a_remotes_model_check_lines_do_not_price_a_backfills_checks(isolated_home):
+    """``lh backfill`` prices the model check after each distillation from the ledger's recent check
+    calls: another machine's (or a hostile remote's) $0 lines made it price them at nothing and queue
+    more sessions than the caps hold; only this machine's calls price them."""
+    from lazy_harness.cli import backfill
+    from lazy_harness.worker import model_check
+
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0}, model_check=True)
+    now = time.time()
+    usage = Usage(model="claude-haiku-4-5", input_tokens=1000, output_tokens=100, cost_usd=0.04, reported=True)
+    ledger.record(usage, META, "ok", 4000, None, now=now - 600, kind=model_check.KIND)
+    mine = backfill._check_estimate(config.load(), None)
+    assert mine == pytest.approx(0.04)
+    _merge_in(b"".join(_line(kind=model_check.KIND, total_cost_usd=0.0, ts=now - 300 + i, task=f"r{i}",
+                             cost_source="reported") for i in range(50)))
+    assert backfill._check_estimate(config.load(), None) == pytest.approx(mine)

@@ -127,7 +127,7 @@ def _undistilled(q: str, sid: str, path: str, mtime: float, env: Mapping[str, st
 
 def _check_estimate(cfg: Config, env: Mapping[str, str] | None) -> float:
     """What the model check's call after a distillation likely costs: 0 when ``[trust] model_check`` is
-    off, else the mean of its recent calls in the ledger made at its model's price (``budget.alike``:
+    off, else the mean of this machine's recent calls in the ledger made at its model's price (``budget.alike``:
     ``[trust] model_check_model``, else ``compound_loop.model``) whose cost is known (reported or priced;
     a killed call counts its bound, one that reported nothing $0), or its bound (the estimate the cap
     checks)."""
@@ -138,7 +138,8 @@ def _check_estimate(cfg: Config, env: Mapping[str, str] | None) -> float:
     if not trust.get("model_check", True):
         return 0.0
     alike = budget.alike(str(trust.get("model_check_model") or cfg["compound_loop"].get("model") or "") or None)
-    recent = [e for e in ledger.read_since(time.time() - CHECK_DAYS * 86400, env)
+    # why mine: this machine's calls only (ADR 0065); a remote's $0 check lines priced them at nothing
+    recent = [e for e in ledger.read_since(time.time() - CHECK_DAYS * 86400, env, mine=True)
               if e.get("kind") == model_check.KIND and alike(e.get("model"))
               and ledger.source(e) in (ledger.REPORTED, ledger.PRICED)]  # why: what a check really cost
     if not recent:
