@@ -292,6 +292,9 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
     rewrites = []
     for a in todo:
         item, lid = (a.payload, None) if a.kind == CREATE else a.payload[:2]
+        if item is None:  # two texts of a title met: the one that stands is written already (plan._plan_splits)
+            rewrites.append((str(lid), list(a.payload[2])))
+            continue
         path, written = learnings.write_learning(p.learnings_dir, item, p.meta, p.now, taken=taken, lid=lid,
                                                  before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)

@@ -103,6 +103,27 @@ def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
     return None
 
 
+def rewrite_claims(memory_dir: str) -> tuple[dict[str, set[str]], set[str]]:
+    """What the ``rewrite`` runs of ``memory_dir``'s journal say (ADR 0063): ``{learning file: every id a
+    run not undone deprecated it for}``, and the files an undone one had deprecated. why: two machines
+    that each rewrote one title before a sync round met leave one older text claimed by two new ones,
+    both shown; a file the person brought back by an undo is the person's word."""
+    claims: dict[str, set[str]] = {}
+    undone: set[str] = set()
+    for run in journal.runs(memory_dir):
+        if run.get("kind") != "rewrite":
+            continue
+        for f in run["files"]:
+            after = (f.get("fields") or {}).get("after") if isinstance(f.get("fields"), dict) else None
+            if not isinstance(after, dict) or after.get("status") != "deprecated":
+                continue
+            if run.get("undone"):
+                undone.add(f["path"])
+            elif isinstance(after.get("deprecated_by"), str):
+                claims.setdefault(f["path"], set()).add(after["deprecated_by"])
+    return claims, undone
+
+
 def runs_elsewhere(memory_dir: str, learnings_dir: str, own: Callable[[dict], bool],
                    skip: set[str]) -> list[tuple[dict, str, list[str]]]:
     """The runs journaled in another project's memory folder beside ``memory_dir`` that changed a

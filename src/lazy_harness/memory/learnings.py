@@ -32,7 +32,7 @@ from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
-from lazy_harness.memory.files import is_learning_name, month_folders, recent_learning_files
+from lazy_harness.memory.files import iso_epoch, is_learning_name, month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import MAX_OPEN_SCAN, open_quote, read_frontmatter_values
 from lazy_harness.memory.sanitize import normalise, one_line, text_block
 
@@ -346,8 +346,9 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
                         "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
                         "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
                         "now": text_key(fields_of(meta, parsed[1] if parsed else "")["learning"]),
-                        "wrote": one_line(meta.get("text_digest"))})
-    return sorted(out, key=lambda v: v["created"], reverse=True)
+                        "wrote": one_line(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason"))})
+    # why the epoch, not the stamp: two machines in other time zones stamp with other offsets
+    return sorted(out, key=lambda v: (iso_epoch(v["created"]) or 0.0, v["created"]), reverse=True)
 
 
 def restates(versions: list[dict], text: object, own: tuple[str, ...]) -> tuple[str | None, list[str]]:
@@ -368,3 +369,15 @@ def restates(versions: list[dict], text: object, own: tuple[str, ...]) -> tuple[
         if pick:
             return pick[0]["id"], []
     return None, [v["path"] for v in current if v["status"] == "active" and v["now"] == (v["wrote"] or v["now"])]
+
+
+def newest_of(versions: list[dict], claimants: set[str], undone: set[str]) -> tuple[dict | None, list[str]]:
+    """Two or more new texts of one title that each replaced the same older one (``claimants``: their
+    ids), as two machines that rewrote it before a sync round met leave them: (the newest, the files of
+    the others, to be deprecated by it). Only active files as a session wrote them count: one edited by
+    hand or approved by the person (its ``deprecated_reason`` kept as signed) is the person's word, and so
+    is one ``undone`` brought back; then nothing is settled: (None, [])."""
+    live = [v for v in versions if v["id"] in claimants and v["status"] == "active"]
+    if any(v["path"] in undone or v["reason"] or v["now"] != v["wrote"] for v in live) or len(live) < 2:
+        return None, []
+    return live[0], [v["path"] for v in live[1:]]  # why live[0]: of_title lists the newest first

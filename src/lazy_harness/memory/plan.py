@@ -51,7 +51,7 @@ class Action:
     # why Any: what a kind writes is a shape of its own, read only by the code of that kind: (key,
     # line) to append, (id, learning path or None, what hid it) to restore, the checked item to create,
     # (the id replaced, the id replacing it) to replace, (the checked item, its id, the files it
-    # deprecates) to rewrite
+    # deprecates) to rewrite (no item: the text is written already, _plan_splits)
     def __init__(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         self.kind, self.path, self.preview, self.payload = kind, path, preview, payload
 
@@ -292,6 +292,32 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
     return ""
 
 
+def _plan_splits(p: Plan) -> None:
+    """A ``rewrite`` row, with no file to write, for each title two new texts replaced the same older
+    text of (``changes.rewrite_claims``: two machines each rewrote it before a sync round met): the
+    newest stands and the others are deprecated by it, in the persist's ``rewrite`` run (ADR 0063).
+    A title the answer rewrites itself is settled by that row."""
+    from lazy_harness.memory import changes, learnings
+
+    claims, undone = changes.rewrite_claims(p.memory_dir)
+    split = {old: by for old, by in claims.items() if len(by) > 1}
+    if not split:
+        return
+    planned = {o for a in p.actions if a.kind == REWRITE for o in a.payload[2]}
+    listing = learnings.names_by_slug(p.learnings_dir)
+    for old, by in sorted(split.items()):
+        head = frontmatter.read_frontmatter_values(old, ("title", "origin"))
+        title = one_line(head.get("title"))
+        versions = learnings.of_title(p.learnings_dir, listing, title, one_line(head.get("origin")))
+        keep, older = learnings.newest_of(versions, by, undone)
+        older = [o for o in older if o not in planned]
+        if keep and older:
+            planned.update(older)
+            replaced = ", ".join(learnings.id_of(o) or "?" for o in older)
+            p.add(REWRITE, keep["path"], f"{keep['id']} {title} (replaces {replaced}: texts of one title met)",
+                  (None, keep["id"], older))
+
+
 def _of_keys(p: Plan) -> dict[str, str]:
     """This project's learnings by title key (``learnings.of_keys``): under its memory key, an alias of
     it (memory/aliases.py) or the key the answer's meta names."""
@@ -386,5 +412,6 @@ def plan(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: 
     _plan_entries(p, distilled)
     _plan_replaces(p)
     _plan_learnings(p, distilled)
+    _plan_splits(p)
     _plan_handoff(p, distilled)
     return p

@@ -1,0 +1,93 @@
+"""A learning rewritten under its title (ADR 0063) on two machines that sync one data folder. Each
+machine's session rewrites the same title with its own text before seeing the other's: the merge keeps
+one deprecation of the old text and both new texts active. The next persist on either machine settles
+the title (the newest text stands, the other deprecated by it, a ``rewrite`` run), and a person who
+undoes that settling keeps both. Real git, two machine homes, one bare remote."""
+
+import glob
+import time
+
+from lazy_harness import paths
+from lazy_harness.memory import frontmatter, journal, store
+from tests.test_sync import KEY, Machine, _git
+
+NOW = time.time()
+DAY = 86400.0
+TITLE = "Money columns in the orders table"
+OLD = "Amounts are stored as NUMERIC(14,4); four decimals are enough for every currency we bill."
+NEW_A = "Amounts are stored as NUMERIC(19,6); NUMERIC(14,4) overflowed on crypto payouts in March."
+NEW_B = "Amounts are stored as integer cents; NUMERIC made the exports slow."
+
+
+def _two(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    a.mdir.mkdir(parents=True)
+    b.mdir.mkdir(parents=True)
+    return a, b
+
+
+def _distil(m: Machine, session: str, at: float, text: str = "", title: str = TITLE):
+    answer = {"learnings": [{"title": title, "learning": text, "context": f"seen in {session}",
+                             "scope": "project", "tags": ["money"]}]} if text else {}
+    meta = {"project": "demo", "session_id": session, "task_id": f"t-{session}", "cwd": "/work/demo",
+            "project_folder": KEY}
+    return store.persist(answer, str(m.mdir), paths.learnings_dir(None, m.env), meta, at, m.env)
+
+
+def _shown(m: Machine) -> list[str]:
+    """The learning text of each active file of the title on machine ``m``."""
+    out = []
+    for path in sorted(glob.glob(paths.learnings_dir(None, m.env) + "/*/*.md")):
+        head = frontmatter.read_frontmatter_values(path, ("title", "status"))
+        if head.get("title") == TITLE and (head.get("status") or "active") == "active":
+            with open(path, encoding="utf-8") as fh:
+                out.append(fh.read().split("## Learning")[1].split("## Context")[0].strip())
+    return out
+
+
+def _rounds(a: Machine, b: Machine) -> None:
+    a.sync()
+    b.sync()
+    a.sync()
+    for m in (a, b):
+        m.no_conflict_markers()
+
+
+def _split(tmp_path) -> tuple[Machine, Machine]:
+    a, b = _two(tmp_path)
+    _distil(a, "s1", NOW, OLD)
+    a.sync()
+    b.sync()
+    assert _shown(b) == [OLD]
+    _distil(a, "s2", NOW + DAY, NEW_A)
+    _distil(b, "s3", NOW + DAY + 60, NEW_B)  # b's the later text, written before a's reached it
+    _rounds(a, b)
+    return a, b
+
+
+def test_both_machines_rewrite_the_title_and_the_next_persist_shows_one_text(tmp_path):
+    a, b = _split(tmp_path)
+    # the next session on a (a decision only, no learning of that title) settles the title
+    report = _distil(a, "s4", NOW + 2 * DAY, "Invoices are numbered per year.", title="Invoice numbers")
+    assert len(report.rewritten) == 1
+    assert _shown(a) == [NEW_B]
+    # a's rewrite, b's (synced) and the settling: a run the person can undo
+    assert len([r for r in journal.runs(str(a.mdir)) if r["kind"] == "rewrite"]) == 3
+    _rounds(a, b)
+    assert _shown(b) == [NEW_B]
+    # b's own next persist finds the title settled: nothing more
+    assert _distil(b, "s5", NOW + 3 * DAY).rewritten == []
+
+
+def test_undoing_the_settling_keeps_both_texts(tmp_path):
+    a, b = _split(tmp_path)
+    _distil(a, "s4", NOW + 2 * DAY, "Invoices are numbered per year.", title="Invoice numbers")
+    runs = [r for r in journal.runs(str(a.mdir)) if r["kind"] == "rewrite"]
+    newest = max(runs, key=lambda r: r["run"])
+    journal.undo(str(a.mdir), (str(a.mdir), paths.learnings_dir(None, a.env)), newest["run"])
+    assert sorted(_shown(a)) == sorted([NEW_A, NEW_B])
+    # the person's undo stands against the next persist
+    assert _distil(a, "s5", NOW + 3 * DAY, "Refunds go through the ledger.", title="Refunds").rewritten == []
+    assert sorted(_shown(a)) == sorted([NEW_A, NEW_B])
