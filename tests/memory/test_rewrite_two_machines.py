@@ -91,3 +91,15 @@ def test_undoing_the_settling_keeps_both_texts(tmp_path):
     # the person's undo stands against the next persist
     assert _distil(a, "s5", NOW + 3 * DAY, "Refunds go through the ledger.", title="Refunds").rewritten == []
     assert sorted(_shown(a)) == sorted([NEW_A, NEW_B])
+
+
+def test_one_machine_rewrites_while_the_other_restates_the_old_text(tmp_path):
+    a, b = _two(tmp_path)
+    _distil(a, "s1", NOW, OLD)
+    _rounds(a, b)
+    _distil(a, "s2", NOW + DAY, NEW_A)
+    assert _distil(b, "s3", NOW + DAY + 60, OLD).created == []  # b has not seen the new text yet: no news
+    _rounds(a, b)
+    for m in (a, b):
+        assert _shown(m) == [NEW_A]
+    assert _distil(b, "s4", NOW + 2 * DAY).rewritten == []

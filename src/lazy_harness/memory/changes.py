@@ -86,6 +86,19 @@ def fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
     return None
 
 
+def deprecated_by_a_run(memory_dir: str, path: str) -> bool:
+    """Whether a consolidation or ``rewrite`` run not undone deprecated learning ``path`` (looked for as
+    :func:`fields_before_deprecation` looks). why: a learning deprecated by hand in its file is the
+    person's word, as a forget is; a session that restates its text does not bring it back."""
+    from lazy_harness.memory import aliases
+
+    here = os.path.normpath(memory_dir)
+    others = [d for d in aliases.memory_folders(os.path.dirname(here)) if os.path.normpath(d) != here]
+    return any(run.get("kind") in ("consolidate", "rewrite") and not run.get("undone")
+               and any(f.get("path") == path for f in run["files"])
+               for folder in [here, *others] for run in journal.runs(folder))
+
+
 def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
     """:func:`fields_before_deprecation` in one memory folder's journal."""
     for run in journal.runs(memory_dir):

@@ -331,14 +331,18 @@ def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, 
                    recent: bool) -> None:
     """What to do with one learning of id ``lid``: ``where`` is (its slot, whether the slot holds it,
     the file holding it on any day or None); ``recent``: a recent learning has its id."""
+    from lazy_harness.memory import changes
+
     path, exists, found = where
     head = frontmatter.read_frontmatter_values(found, ("status", "origin_session")) if found else {}
     status = (head.get("status") or "active") if found else ""
     if found and status == "deprecated" and _this_session(p, head.get("origin_session")):
         # why: the session that wrote it, read again from its start, gives it back: no news (_plan_entries)
         p.add(SKIP, found, f"kept hidden: {lid} was deprecated after this session wrote it: {title}")
-    elif found and status == "deprecated":  # what consolidation writes
-        p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))
+    elif found and status == "deprecated" and changes.deprecated_by_a_run(p.memory_dir, found):
+        p.add(RESTORE, found, f"{lid} {title}", (lid, found, status))  # what consolidation or a rewrite wrote
+    elif found and status == "deprecated":
+        p.add(SKIP, found, f"kept hidden: {lid} was deprecated by hand: {title}")
     elif found and status not in ("", "active"):
         how = "left out with lh memory forget" if status == "forgotten" else f"marked {status!r}"
         p.add(SKIP, found, f"kept hidden: {lid} was {how}: {title}")
