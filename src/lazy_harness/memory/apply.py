@@ -288,7 +288,7 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
     from lazy_harness.memory import learnings
     for folder in {os.path.dirname(a.path) for a in todo}:
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
-    taken = learnings.taken_ids(p.learnings_dir)  # why: read once, not once per learning
+    taken = learnings.taken_ids(p.learnings_dir) if p.taken is None else p.taken  # why: read once, not per learning
     rewrites = []
     for a in todo:
         item, lid = (a.payload, None) if a.kind == CREATE else a.payload[:2]

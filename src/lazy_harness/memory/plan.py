@@ -72,6 +72,10 @@ class Plan:
         # the answer's decisions that name ones they replace: (its id, the ids it names, whether its line
         # is written already, why it is not shown or "")
         self.replacing: list[tuple[str, list[str], bool, str]] = []
+        # every learning's id when the plan read them (learnings.taken_ids), with the ids it gave: apply's
+        # writes take theirs from it. why not read again: a second scan of every file (0.5 s for 3,000
+        # learnings); a file written meanwhile under the same name is refused by the exclusive create
+        self.taken: dict[str, str] | None = None
 
     def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
@@ -228,7 +232,8 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     listing = learnings.names_by_slug(p.learnings_dir)
     batch: set[str] = set()
     taken = None  # every learning's id, read once a learning is to be written
-    here: dict[str, str] | None = None  # this project's learnings by title, read once one is not found by its id
+    scanned: list[tuple[str, dict]] = []  # every learning file's head, read once (learnings.heads)
+    here: dict[str, list[str]] | None = None  # this project's learnings by title, read once one is not found by its id
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
         key = ids.title_key(title)  # why not normalise: a title of symbols only is a learning too
@@ -239,7 +244,9 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             p.add(SKIP, p.learnings_dir, f"twice in this answer: {title}")
             continue
         batch.add(key)
-        taken = learnings.taken_ids(p.learnings_dir) if taken is None else taken
+        if taken is None:
+            scanned = learnings.heads(p.learnings_dir)
+            taken = p.taken = learnings.taken_ids(p.learnings_dir, scanned)
         identity = ids.key_of("learning", title, origin)
         lid = edited_since(taken, "learning", identity)
         if lid is not None and learnings.only_damaged(p.learnings_dir, lid):
@@ -255,9 +262,9 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
         if not found:
-            here = _of_keys(p) if here is None else here
-            if key in here:  # why: written under this project's key by a machine whose folder has another name
-                found = here[key]
+            here = _of_keys(p, scanned) if here is None else here
+            found = learnings.readable(here.get(key) or [])
+            if found:  # why: written under this project's key by a machine whose folder has another name
                 lid = learnings.id_of(found) or lid
         if not found and taken.get(lid) != identity:  # its title edited by hand, its file renamed too
             p.add(SKIP, p.learnings_dir, f"already there as {lid}, its title edited by hand since: {title}")
@@ -318,13 +325,13 @@ def _plan_splits(p: Plan) -> None:
                   (None, keep["id"], older))
 
 
-def _of_keys(p: Plan) -> dict[str, str]:
+def _of_keys(p: Plan, scanned: list[tuple[str, dict]]) -> dict[str, list[str]]:
     """This project's learnings by title key (``learnings.of_keys``): under its memory key, an alias of
     it (memory/aliases.py) or the key the answer's meta names."""
     from lazy_harness.memory import aliases, learnings
 
     keys = (aliases.owned(p.memory_dir).keys | {one_line(p.meta.get("project_folder"))}) - {""}
-    return learnings.of_keys(p.learnings_dir, keys)
+    return learnings.of_keys(p.learnings_dir, keys, scanned)
 
 
 def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, bool, str | None],
