@@ -103,3 +103,27 @@ def test_one_machine_rewrites_while_the_other_restates_the_old_text(tmp_path):
     for m in (a, b):
         assert _shown(m) == [NEW_A]
     assert _distil(b, "s4", NOW + 2 * DAY).rewritten == []
+
+
+def _zone(monkeypatch, tz: str) -> None:
+    monkeypatch.setenv("TZ", tz)
+    time.tzset()
+
+
+def test_the_text_written_last_stands_whatever_the_machines_time_zones(tmp_path, monkeypatch):
+    """a writes its text an hour after b, but a's clock is at UTC-10 and b's at UTC+14: b's stamp reads
+    later as text ("...T10:00+14:00" against "...T21:00-10:00" of the day before)."""
+    a, b = _two(tmp_path)
+    _distil(a, "s1", NOW, OLD)
+    _rounds(a, b)
+    try:
+        _zone(monkeypatch, "UTC+10")  # POSIX sign: ten hours behind UTC
+        _distil(a, "s2", NOW + DAY + 3600, NEW_A)
+        _zone(monkeypatch, "UTC-14")  # fourteen hours ahead of UTC
+        _distil(b, "s3", NOW + DAY, NEW_B)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    _rounds(a, b)
+    _distil(a, "s4", NOW + 2 * DAY)
+    assert _shown(a) == [NEW_A]
