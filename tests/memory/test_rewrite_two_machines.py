@@ -127,3 +127,16 @@ def test_the_text_written_last_stands_whatever_the_machines_time_zones(tmp_path,
     _rounds(a, b)
     _distil(a, "s4", NOW + 2 * DAY)
     assert _shown(a) == [NEW_A]
+
+
+def test_a_machine_that_rewrote_twice_meets_the_other_machines_rewrite(tmp_path):
+    a, b = _two(tmp_path)
+    _distil(a, "s1", NOW, OLD)
+    _rounds(a, b)
+    _distil(b, "s3", NOW + DAY, NEW_B)
+    _distil(a, "s2", NOW + DAY + 60, NEW_A)
+    third = "Amounts are stored as NUMERIC(19,6), rounded half-even at invoice time."
+    _distil(a, "s5", NOW + DAY + 120, third)  # a's second rewrite, of its own text
+    _rounds(a, b)
+    _distil(b, "s6", NOW + 2 * DAY)
+    assert _shown(b) == [third]

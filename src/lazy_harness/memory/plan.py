@@ -307,16 +307,19 @@ def _plan_splits(p: Plan) -> None:
     from lazy_harness.memory import changes, learnings
 
     claims, undone = changes.rewrite_claims(p.memory_dir)
-    split = {old: by for old, by in claims.items() if len(by) > 1}
+    split = [old for old, by in claims.items() if len(by) > 1]
     if not split:
         return
     planned = {o for a in p.actions if a.kind == REWRITE for o in a.payload[2]}
     listing = learnings.names_by_slug(p.learnings_dir)
-    for old, by in sorted(split.items()):
+    # why every claimant, not only the old text's: a machine that rewrote its own new text again holds
+    # the newest of its line in a file the old text's runs do not name
+    claimants = set().union(*claims.values())
+    for old in sorted(split):
         head = frontmatter.read_frontmatter_values(old, ("title", "origin"))
         title = one_line(head.get("title"))
         versions = learnings.of_title(p.learnings_dir, listing, title, one_line(head.get("origin")))
-        keep, older = learnings.newest_of(versions, by, undone)
+        keep, older = learnings.newest_of(versions, claimants, undone)
         older = [o for o in older if o not in planned]
         if keep and older:
             planned.update(older)
