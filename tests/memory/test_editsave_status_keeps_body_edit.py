@@ -127,8 +127,13 @@ def test_a_restore_is_not_counted_when_the_status_changed_before_the_lock(tmp_pa
     root = ms.make_project(str(tmp_path), "proj")
     ldir = paths.learnings_dir()
     title = "Prefer small pull requests"
-    path = ms.write_learning(ldir, title, "proj", time.time() - 3600, scope="project", status="deprecated",
+    path = ms.write_learning(ldir, title, "proj", time.time() - 3600, scope="project",
                              project_folder=paths.project_key(root))
+    # deprecated by a consolidation run: what a restatement brings back (one deprecated by hand stays hidden)
+    os.makedirs(paths.memory_dir(root), exist_ok=True)
+    run = journal.Journal(paths.memory_dir(root), "consolidate", "proj", time.time() - 60)
+    assert changes.set_learning_status(path, ldir, "deprecated", "l-00000000", "dup", time.time() - 60, run)
+    run.save()
     real = changes.status_lock
 
     def person_first(folder):
