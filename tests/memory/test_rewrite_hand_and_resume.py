@@ -58,3 +58,28 @@ def test_undoing_a_rewrite_then_the_session_again_writes_nothing(w: World):
     assert sorted(v["path"] for v in w.shown()) == shown
     assert not [r for r in journal.runs(w.mdir) if r["kind"] == "rewrite" and not r.get("undone")]
     assert os.path.exists(shown[0])
+
+
+def test_consolidation_is_offered_the_newest_text_of_a_rewritten_title_only(w: World):
+    """Consolidation never sees both texts, so it cannot deprecate the new one for the old one; when it
+    deprecates the new text for another learning, the session that wrote it processed again keeps it
+    hidden and the old text stays out."""
+    from lazy_harness.memory import changes
+    from lazy_harness.worker import consolidate
+
+    w.distil("s1", OLD)
+    [old] = w.files()
+    w.distil("s2", NEW, NOW + DAY)
+    w.distil("s3", "Invoices are numbered per year, reset each January.", NOW + DAY, title="Invoice numbers")
+    files = w.files()
+    [new] = [i for i, v in files.items() if "NUMERIC(19,6)" in v["text"]]
+    offered = [e.id for e in consolidate.candidates(w.mdir, w.ldir, "proj").learnings]
+    assert new in offered and old not in offered
+    [other] = [e.id for e in consolidate.candidates(w.mdir, w.ldir, "proj").learnings if e.id != new]
+    run = journal.Journal(w.mdir, "consolidate", "proj", NOW + DAY + 60)
+    assert changes.set_learning_status(files[new]["path"], w.ldir, "deprecated", other, "same thing", NOW + DAY + 60,
+                                       run)
+    run.save()
+    again = w.distil("s2", NEW, NOW + 2 * DAY)
+    assert again.restored == [] and again.created == []
+    assert [v["status"] for v in w.files().values() if "four decimals" in v["text"]] == ["deprecated"]
