@@ -9,23 +9,11 @@ import socket
 import threading
 import time
 
-from lazy_harness import private
 from lazy_harness.recall.resident import client
+from tests.recall.resident.test_client_slow_reply import listener
 
 TIMEOUT = 2.0
 SLOW = 1.5  # why: under TIMEOUT alone, over it with the next step's wait added
-
-
-def _listener() -> socket.socket:
-    where = private.make(client.folder(), strict=True)
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    here = os.getcwd()
-    os.chdir(where)  # why: the tmp path is too long for a socket's address
-    try:
-        server.bind(client.SOCKET_NAME)
-    finally:
-        os.chdir(here)
-    return server
 
 
 def _ask(tmp_path, meanwhile=None) -> tuple[object, str, float]:
@@ -49,7 +37,7 @@ def _hold(server: socket.socket, stop: threading.Event) -> None:
 
 
 def test_the_hooks_own_work_meanwhile_counts_against_the_timeout(tmp_path):
-    server = _listener()
+    server = listener()
     server.listen(1)
     stop = threading.Event()
     thread = threading.Thread(target=_hold, args=(server, stop), daemon=True)
@@ -78,7 +66,7 @@ def _answer(server: socket.socket, answered: threading.Event) -> None:
 
 
 def test_an_answer_sent_while_the_hooks_own_work_took_the_whole_time_is_read(tmp_path):
-    server = _listener()
+    server = listener()
     server.listen(1)
     answered = threading.Event()
     thread = threading.Thread(target=_answer, args=(server, answered), daemon=True)

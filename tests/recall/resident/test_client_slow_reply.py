@@ -11,6 +11,19 @@ from lazy_harness import private
 from lazy_harness.recall.resident import client
 
 
+def listener() -> socket.socket:
+    """A Unix socket bound where the answerer listens, in a folder of the user's own (not listening yet)."""
+    where = private.make(client.folder(), strict=True)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    here = os.getcwd()
+    os.chdir(where)  # why: the tmp path is too long for a socket's address
+    try:
+        server.bind(client.SOCKET_NAME)
+    finally:
+        os.chdir(here)
+    return server
+
+
 def _trickle(server: socket.socket, stop: threading.Event) -> None:
     conn, _ = server.accept()
     with conn:
@@ -27,14 +40,8 @@ def _trickle(server: socket.socket, stop: threading.Event) -> None:
 
 
 def test_an_answer_trickled_a_byte_at_a_time_costs_one_timeout_and_backs_off(tmp_path):
-    where = private.make(client.folder(), strict=True)
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    here = os.getcwd()
-    os.chdir(where)  # why: the tmp path is too long for a socket's address
-    try:
-        server.bind(client.SOCKET_NAME)
-    finally:
-        os.chdir(here)
+    server = listener()
+    where = client.folder()
     server.listen(1)
     stop = threading.Event()
     thread = threading.Thread(target=_trickle, args=(server, stop), daemon=True)
