@@ -133,6 +133,9 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
 
     front.update(provenance.fields(meta))  # the project key, session or hand, the machine and author
     front["text_digest"] = text_key(item.get("learning"))  # why: a hand edit since reads apart from a new text
+    part = read_part(meta)
+    if part is not None:  # why: a later part of the session may correct it (``restates``)
+        front["origin_part"] = f"{part[0]}-{part[1]}"
     # why: width=10**9 keeps every scalar on one line, which memory.frontmatter's cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
@@ -363,29 +366,56 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
                         "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
                         "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
                         "now": text_key(fields_of(meta, parsed[1] if parsed else "")["learning"]),
-                        "wrote": one_line(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason"))})
+                        "wrote": one_line(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason")),
+                        "part": _part_of(meta.get("origin_part"))})
     # why the epoch, not the stamp: two machines in other time zones stamp with other offsets
     return sorted(out, key=lambda v: (iso_epoch(v["created"]) or 0.0, v["created"]), reverse=True)
 
 
-def restates(versions: list[dict], text: object, own: tuple[str, ...]) -> tuple[str | None, list[str]]:
+def read_part(meta: dict) -> tuple[int, int] | None:
+    """(from, to): the byte range of its session's transcript an answer was distilled from (the worker's
+    meta ``read_from``/``read_to``), None when not given (``lh memory`` commands, older tasks)."""
+    start, end = meta.get("read_from"), meta.get("read_to")
+    if type(start) is int and type(end) is int and 0 <= start <= end:
+        return start, end
+    return None
+
+
+def _part_of(value: object) -> tuple[int, int] | None:
+    """A file's ``origin_part`` (``from-to``) read back; None when absent or not in that form."""
+    start, dash, end = str(value or "").partition("-")
+    return (int(start), int(end)) if dash and start.isdigit() and end.isdigit() else None
+
+
+def restates(versions: list[dict], text: object, own: tuple[str, ...],
+             part: tuple[str, int] | None = None) -> tuple[str | None, list[str]]:
     """How an answer's learning of text ``text`` stands to the ``versions`` of its title (:func:`of_title`)
     for a session whose own ids are ``own`` (memory/lineage.py): (the id of the file it is, []) or
-    (None, the files its new text replaces). ADR 0063, in this order:
+    (None, the files its new text replaces). ``part``: (the session's id, the transcript offset the
+    answer was distilled from), when known. ADR 0063, in this order:
 
     - the text of a file, as it is or as it was written (a hand edit since is the person's), unless a
       newer text of the title replaced that file: that file;
-    - a file this session wrote: that file (read again, the session gives back what it learnt then);
+    - a file this session wrote from a part of its transcript the answer read again (or one whose part is
+      not known): that file (read again, the session gives back what it learnt then). A file an earlier
+      part wrote, before where this answer's part begins, does not count: the later part corrects it;
     - a file forgotten or held: that file (the plan keeps it hidden, as before);
     - else a new text: it replaces every active file of the title not edited by hand."""
     key, mine = text_key(text), {v["id"] for v in versions}
     current = [v for v in versions if not (v["status"] == "deprecated" and v["by"] in mine)]
     for pick in ([v for v in current if key in (v["now"], v["wrote"])],
-                 [v for v in versions if v["session"] and v["session"] in own],
+                 [v for v in versions if v["session"] and v["session"] in own and not _before(v, part)],
                  [v for v in current if v["status"] not in ("active", "deprecated")]):
         if pick:
             return pick[0]["id"], []
     return None, [v["path"] for v in current if v["status"] == "active" and v["now"] == (v["wrote"] or v["now"])]
+
+
+def _before(version: dict, part: tuple[str, int] | None) -> bool:
+    """Whether ``version`` was written by the session ``part`` names from a part of its transcript that
+    ends where ``part`` begins, or before: a part this answer did not read again."""
+    written = version.get("part")
+    return part is not None and written is not None and version["session"] == part[0] and written[1] <= part[1]
 
 
 def newest_of(versions: list[dict], claimants: set[str], undone: set[str]) -> tuple[dict | None, list[str]]:

@@ -284,7 +284,9 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
     if not versions:
         return None
     sid = one_line(p.meta.get("session_id"))
-    same, older = learnings.restates(versions, item.get("learning"), lineage.own(p.env, sid) if sid else ())
+    read = learnings.read_part(p.meta)
+    same, older = learnings.restates(versions, item.get("learning"), lineage.own(p.env, sid) if sid else (),
+                                     (sid, read[0]) if sid and read else None)
     if same:
         return same
     vid = learnings.version_id(taken, origin, title, item.get("learning"), sid)

@@ -168,7 +168,10 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
             "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
             "session_time": mtime, "stale_days": cfg.get("handoff", {}).get("stale_days", 14),
-            "agent": agent_of(fields)}
+            "agent": agent_of(fields),
+            # why: the part of the transcript this answer is about; a later part's new text of the session's
+            # own learning is a correction, the same part read again is not (memory/learnings.py ``restates``)
+            "read_from": offset, "read_to": view.bytes_read}
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
     answered = _ask(text, cfg, _asking_env(fields, cfg, env, log), sleep, log, meta, mtime, seen)
