@@ -140,6 +140,23 @@ def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
     return lines
 
 
+CHANGED = "this machine's line, changed since it was written: not counted"
+
+
+def changed_lines(changed: list[int] | None = None) -> list[str]:
+    """The first :data:`SHOWN_DAMAGED` lines of this machine changed since they were written (by hand, a
+    tool: their MAC fails, so the caps count nothing of them), ``<ledger>:<n>: ...``, then how many more."""
+    from lazy_harness.cost import ledger
+
+    where = paths.ledger_file()
+    found = ledger.changed() if changed is None else changed
+    lines = [f"{where}:{n}: {CHANGED}" for n in found[:SHOWN_DAMAGED]]
+    if len(found) > SHOWN_DAMAGED:
+        lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more changed line(s) of this machine "
+                     "(lh cost --json lists every one)")
+    return lines
+
+
 def _today_line(verdict: Verdict) -> str:
     from lazy_harness.cost import budget
 
@@ -217,6 +234,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
     spend = budget.spend(None, now)
     verdict = paused.pause(cfg, now, spend)
     damaged = ledger.damaged()
+    changed = ledger.changed()
     if as_json:
         click.echo(json.dumps({
             "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,
@@ -226,7 +244,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
             "daily_cap_usd": verdict.daily, "monthly_cap_usd": verdict.monthly,
             "paused": None if verdict.allowed else verdict.reason,
             "held_usd": round(verdict.held, 6), "open_calls": _open_json(spend),
-            "ledger": paths.ledger_file(), "skipped_lines": [{"line": n, "why": why} for n, why in damaged]},
+            "ledger": paths.ledger_file(), "skipped_lines": [{"line": n, "why": why} for n, why in damaged],
+            "changed_lines": changed},
             indent=2))
         return
     if not entries:
@@ -247,6 +266,12 @@ def cost(since: str, by: str, as_json: bool) -> None:
             click.echo(line)
     for line in call_lines(entries, spend):
         click.echo(line)
+    _say_caps_and_lines(verdict, now, damaged, changed)
+
+
+def _say_caps_and_lines(verdict: Verdict, now: float, damaged: list[tuple[int, str]], changed: list[int]) -> None:
+    """What ``lh cost`` prints under its table: this machine's spend against the caps, its key, and the
+    ledger lines nothing counts (damaged, or this machine's changed since they were written)."""
     click.echo(_today_line(verdict))
     if lost := key_lost_line(now):
         click.echo(lost)
@@ -258,3 +283,5 @@ def cost(since: str, by: str, as_json: bool) -> None:
         click.echo(line)
     if damaged:
         click.echo(f"{len(damaged):,} damaged ledger line(s) skipped: their spend is not counted")
+    for line in changed_lines(changed):
+        click.echo(line)

@@ -112,7 +112,8 @@ def record(usage: Usage, meta: Mapping[str, object], outcome: str, prompt_chars:
     keys = own.ring(env, lambda since: raw_since(since, env))
     if keys is not None:  # why: the caps count only the lines this machine signed (ADR 0065)
         text = keys.sign(text)
-        line["mac"] = json.loads(text)["mac"]
+        signed = json.loads(text)
+        line["by"], line["mac"] = signed["by"], signed["mac"]
     append_line(paths.ledger_file(env), text, heal=True)
     if keys is None:
         own.adopt_written(text, env)
@@ -216,6 +217,20 @@ def damaged(env: Mapping[str, str] | None = None) -> list[tuple[int, str]]:
     try:  # why open_regular: a FIFO in the ledger's place held lh cost in open() for good
         with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
             return [(n, why) for n, raw in enumerate(fh, 1) if raw.strip() and (why := _problem(raw)[1])]
+    except OSError:
+        return []
+
+
+def changed(env: Mapping[str, str] | None = None) -> list[int]:
+    """The line numbers of this machine's lines changed since they were written (``own.Ring.changed``:
+    their ``"by"`` is this key's, their MAC is not), in file order; the damaged ones are :func:`damaged`'s.
+    None counts for the caps. Empty without a key yet or with one that may not be used."""
+    keys = own.ring(env, lambda since: [], make=False)
+    if keys is None or not keys.id:
+        return []
+    try:
+        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
+            return [n for n, raw in enumerate(fh, 1) if keys.changed(raw) and not _problem(raw)[1]]
     except OSError:
         return []
 

@@ -43,6 +43,7 @@ KEY_BYTES = 32
 MAC_HEX = 32  # a 16-byte digest
 _TAIL = b',"mac":"'  # what a signed line ends with, before its MAC and '"}'
 _PERSON = b"lh-ledger-1"
+_ID_PERSON = b"lh-ledger-id-1"  # the key's id (``"by"``): a digest of the key, never the key
 ADOPT_DAYS = 62  # why: the unsigned lines of this month and the last, whatever the day of the upgrade
 
 
@@ -80,6 +81,9 @@ class Ring:
         self.signed_too = signed_too
         # why one keyed state copied per line: keying costs as much as hashing a ledger line
         self._keyed = None if key is None else hashlib.blake2b(key=key, digest_size=MAC_HEX // 2, person=_PERSON)
+        # why an id: a line edited by hand fails its MAC like another machine's line; the id it keeps
+        # says it was this machine's, so lh cost and lh doctor can name it (it is no secret: a digest)
+        self.id = "" if key is None else hashlib.blake2b(key=key, digest_size=6, person=_ID_PERSON).hexdigest()
 
     def mac(self, body: bytes) -> str:
         if self._keyed is None:
@@ -89,9 +93,21 @@ class Ring:
         return h.hexdigest()
 
     def sign(self, text: str) -> str:
-        """A line (compact JSON of an object) with its MAC added as its last field."""
-        body = text.encode("utf-8")
-        return f'{text[:-1]},"mac":"{self.mac(body)}"}}'
+        """A line (compact JSON of an object) with this key's id (``"by"``) and its MAC added as its last fields."""
+        text = f'{text[:-1]},"by":"{self.id}"}}'
+        return f'{text[:-1]},"mac":"{self.mac(text.encode("utf-8"))}"}}'
+
+    def changed(self, raw: bytes) -> bool:
+        """Whether ``raw`` says this key signed it (its ``"by"``) but its MAC is not this key's: a line of
+        this machine changed since it was written (by hand, a tool that rewrote it), which counts nothing."""
+        raw = bare(raw)
+        if not self.id or self.id.encode("ascii") not in raw or self.signed_by(raw) is not None:
+            return False
+        try:
+            entry = json.loads(raw)
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(entry, dict) and entry.get("by") == self.id
 
     def signed_by(self, raw: bytes) -> str | None:
         """The MAC of ``raw`` when this key made it, else None."""

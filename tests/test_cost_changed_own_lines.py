@@ -1,0 +1,74 @@
+"""A line of this machine's ledger edited by hand (or rewritten by a tool) no longer carries a MAC of
+this machine's key, so the caps count nothing of it (ADR 0065): lh cost and lh doctor name it, where
+the line says it is this machine's, and never print the key."""
+
+import json
+import os
+import time
+
+from lazy_harness import paths
+from lazy_harness.cost import budget, ledger, own
+from lazy_harness.sync.drivers import merge_lines
+from tests.cli.lhrun import invoke
+from tests.worker.spendrig import configure
+from lazy_harness.worker.llm import Usage
+
+META = {"project": "p", "session_id": "s", "task_id": "t"}
+CHANGED = "this machine's line, changed since it was written: not counted"
+
+
+def _now() -> float:
+    now = time.time()
+    return max(now, budget.day_start(now) + 3600)
+
+
+def _spend(cost: float, ts: float, env=None) -> dict:
+    usage = Usage(model="claude-haiku-4-5", input_tokens=1000, output_tokens=100, cost_usd=cost, reported=True)
+    return ledger.record(usage, META, "ok", 40000, env, now=ts)
+
+
+def _edit(number: int, change) -> None:
+    """Line ``number`` (from 1) of the ledger rewritten by hand through ``change``."""
+    path = paths.ledger_file()
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    lines[number - 1] = change(lines[number - 1])
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def test_a_hand_edited_line_of_this_machine_is_named_by_cost_and_doctor(isolated_home, tmp_path):
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 900)
+    _spend(2.0, now - 600)
+    laptop = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "laptop-state"), XDG_DATA_HOME=str(tmp_path / "laptop"))
+    _spend(0.25, now - 300, laptop)
+    with open(paths.ledger_file(), "rb") as mine, open(paths.ledger_file(laptop), "rb") as theirs:
+        merged = merge_lines(b"", mine.read(), theirs.read())
+    with open(paths.ledger_file(), "wb") as fh:
+        fh.write(merged)
+    _edit(2, lambda line: line.replace('"total_cost_usd":2.0', '"total_cost_usd":0.5'))
+    with open(own.key_file(), "rb") as fh:
+        key = fh.read()
+    where = paths.ledger_file()
+    for args in (("cost", "--since", "1d"), ("doctor",)):
+        out = invoke(*args).out
+        assert f"{where}:2: {CHANGED}" in out, (args, out)
+        assert f"{where}:3:" not in out and f"{where}:1:" not in out, (args, out)  # the laptop's, and the intact one
+        assert key.hex() not in out
+    data = json.loads(invoke("cost", "--since", "1d", "--json").out)
+    assert data["changed_lines"] == [2]
+
+
+def test_many_changed_lines_are_named_five_then_counted(isolated_home):
+    configure(isolated_home, budget={"daily_usd": 50.0, "monthly_usd": 500.0})
+    now = _now()
+    for i in range(8):
+        _spend(0.5, now - 900 + i)
+    for n in range(1, 9):  # a tool that rewrote every line with spaces after the colons
+        _edit(n, lambda line: json.dumps(json.loads(line)))
+    for args in (("cost", "--since", "1d"), ("doctor",)):
+        out = invoke(*args).out
+        assert sum(CHANGED in ln for ln in out.splitlines()) == 5, (args, out)
+        assert "and 3 more" in out, (args, out)
