@@ -72,3 +72,33 @@ def test_many_changed_lines_are_named_five_then_counted(isolated_home):
         out = invoke(*args).out
         assert sum(CHANGED in ln for ln in out.splitlines()) == 5, (args, out)
         assert "and 3 more" in out, (args, out)
+
+
+def _key_state() -> list[str]:
+    return sorted(os.listdir(paths.machine_state_dir()))
+
+
+def test_a_key_file_made_unreadable_is_named_by_doctor_with_its_fix(isolated_home):
+    """chmod 000 on spend.key (a backup tool's restore): the caps fail closed, and lh doctor says why."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    _spend(1.0, _now() - 600)
+    os.chmod(own.key_file(), 0o000)
+    before = _key_state()
+    out = invoke("doctor").out
+    assert f"{own.key_file()} may not be used" in out and "not readable" in out, out
+    assert f"chmod 600 {own.key_file()}" in out, out
+    assert own.ring(None, lambda since: [], make=False) is None  # the caps count every line meanwhile
+    assert _key_state() == before
+
+
+def test_a_folder_in_the_key_files_place_is_named_by_doctor_with_a_fix_that_works(isolated_home):
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    _spend(1.0, _now() - 600)
+    os.unlink(own.key_file())
+    os.mkdir(own.key_file())
+    before = _key_state()
+    out = invoke("doctor").out
+    assert f"{own.key_file()} may not be used: a folder, not a file" in out, out
+    assert f"mv {own.key_file()} {own.key_file()}.aside" in out, out  # rm of a folder fails
+    assert f"rm {own.key_file()}" not in out, out
+    assert _key_state() == before and os.listdir(own.key_file()) == []

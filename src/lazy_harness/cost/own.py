@@ -162,16 +162,24 @@ def _problem(path: str) -> str | None:
         return str(exc)
     import stat
 
+    if stat.S_ISDIR(st.st_mode):
+        return FOLDER
     if not stat.S_ISREG(st.st_mode):
         return "not a file"
     if st.st_uid != os.geteuid():
         return f"it belongs to uid {st.st_uid}, not to you"
     if st.st_mode & 0o077:
         return f"{OPEN} (mode {st.st_mode & 0o7777:04o})"
+    # why the mode, not access(): root reads a file of mode 0000, any other user cannot; either way
+    # the key was taken away from the person (chmod 000, a restore), so it is not used and said
+    if not st.st_mode & stat.S_IRUSR:
+        return f"{UNREADABLE} (mode {st.st_mode & 0o7777:04o})"
     return "shorter than a key" if st.st_size < 16 else None
 
 
 OPEN = "open to group or others"
+UNREADABLE = "not readable"
+FOLDER = "a folder, not a file"
 
 
 def key_problem(env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
@@ -188,7 +196,13 @@ def key_problem(env: Mapping[str, str] | None = None) -> tuple[str, str] | None:
         return None
     import shlex
 
-    fix = f"chmod 600 {shlex.quote(path)}" if why.startswith(OPEN) else f"rm {shlex.quote(path)} (a new key is made)"
+    quoted = shlex.quote(path)
+    if why.startswith((OPEN, UNREADABLE)):
+        fix = f"chmod 600 {quoted}"
+    elif why == FOLDER:  # why not rm: rm of a folder fails
+        fix = f"mv {quoted} {shlex.quote(path + '.aside')} (the next model call makes a new key)"
+    else:
+        fix = f"rm {quoted} (a new key is made)"
     return f"{path} may not be used: {why}", fix
 
 
