@@ -120,45 +120,78 @@ def _short(title: str) -> str:
 
 def _titles(wanted: list[Entry], learnings_dir: str) -> dict[tuple[str, str], str]:
     """``{(folder, id): summary, title or text}`` of the wanted entries still in memory, each looked up
-    in its own folder (a learning in the learnings folder every project shares)."""
+    in its own folder (a learning in the learnings folder every project shares); an entry the hold check
+    finds a secret in is named redacted, as every listing prints it (ADR 0062)."""
     out: dict[tuple[str, str], str] = {}
+    learned = _learning_titles(learnings_dir, {e.id for e in wanted if e.kind == "learning"})
     for mdir in sorted({e.folder for e in wanted}):
         found = _folder_titles(mdir, {e.id for e in wanted if e.folder == mdir})
-        out.update({(mdir, eid): title for eid, title in found.items()})
-    found = _learning_titles(learnings_dir, {e.id for e in wanted if e.kind == "learning"})
-    out.update({(e.folder, e.id): found[e.id] for e in wanted if e.id in found})
+        found.update({e.id: learned[e.id] for e in wanted if e.folder == mdir and e.id in learned})
+        out.update({(mdir, eid): title for eid, title in _redacted(mdir, found).items()})
     return out
 
 
-def _folder_titles(mdir: str, wanted: set[str]) -> dict[str, str]:
-    """``{id: summary or text}`` of the wanted decisions, failures and handoff items of one folder."""
+def _redacted(mdir: str, found: dict[str, list[str]]) -> dict[str, str]:
+    """``{id: title}`` of ``{id: the fields the hold check reads, title first}``: the title redacted
+    when the check finds a secret in the whole text (one split between the title and the next field
+    too: ``held_shown.fields``), asked of the verdicts the listings keep for ``mdir``."""
+    from lazy_harness.memory import held_shown, verdicts
+
+    kept = verdicts.listing_verdicts(mdir)
+    out = {eid: held_shown.fields(values, kept.secret(held_shown.SEP.join(values)))[0] if values[0] else ""
+           for eid, values in found.items()}
+    try:
+        kept.save(keep_known=True)
+    except OSError:  # why: a cache; the list is printed all the same
+        pass
+    return out
+
+
+def _fields(rec: dict, kind: str) -> list[str]:
+    """An entry's fields as the hold check reads them (``trust.text_of``), its summary first ("" when it
+    has none)."""
+    from lazy_harness.memory import trust
+
+    def flat(value: object) -> str:
+        return " ".join(flat(v) for v in value) if isinstance(value, (list, tuple)) else str(value)
+
+    summary = str(rec.get("summary") or "")
+    return [summary] + [flat(rec[f]) for f in trust.FIELDS.get(kind, ()) if f != "summary" and rec.get(f)]
+
+
+def _folder_titles(mdir: str, wanted: set[str]) -> dict[str, list[str]]:
+    """``{id: [summary or text, the other fields the hold check reads]}`` of the wanted decisions,
+    failures and handoff items of one folder."""
     from lazy_harness.memory import files, handoff, ids, standing
 
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     kinds = {ids.kind_of(i) for i in wanted}
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         # why one_each: the wording every reader shows of an id several lines carry (ADR 0059), not the first
         for rec in standing.one_each(files.read_entries(os.path.join(mdir, name)), kind) if kind in kinds else []:
             eid = ids.of_record(rec, kind)
             if eid in wanted:
-                out.setdefault(eid, str(rec.get("summary") or ""))
+                out.setdefault(eid, _fields(rec, kind))
     if "handoff" in kinds:
         state, _ = handoff.load(mdir)
-        out.update({i: str(item.get("text") or "") for i, item in state.items() if i in wanted and i not in out})
+        out.update({i: [str(item.get("text") or "")] for i, item in state.items() if i in wanted and i not in out})
     return out
 
 
-def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, str]:
-    from lazy_harness.memory import files, frontmatter, ids, learnings
+def _learning_titles(learnings_dir: str, wanted: set[str]) -> dict[str, list[str]]:
+    """``{id: [title, body, tags, cues]}`` of the wanted learnings: what the hold check reads of each
+    (``approval.check_text``)."""
+    from lazy_harness.memory import approval, files, ids, learnings
 
-    out: dict[str, str] = {}
+    out: dict[str, list[str]] = {}
     if not wanted:
         return out
     for path in files.recent_learning_files(learnings_dir, 10**6):
         lid = learnings.id_of(path)
         if lid in wanted and lid not in out:
-            title = frontmatter.read_frontmatter_values(path, ("title",)).get("title")
-            out[lid] = str(title or ids.title_of_file(path))
+            meta, body = approval.learning_parts(path) or ({}, "")
+            title = str(meta.get("title") or ids.title_of_file(path))
+            out[lid] = [title] + [str(x) for x in (body, meta.get("tags"), meta.get("cues")) if x]
     return out
 
 
