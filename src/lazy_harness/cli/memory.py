@@ -103,12 +103,15 @@ def reindex() -> None:
             echo(f"waiting for the index build running now ({entries} entries indexed so far; "
                  f"{writer.lock_file(path)} is locked)")
 
-    count, embedded = writer.update(path, mdirs, paths.learnings_dir(cfg["knowledge"]["path"] or None), fresh=True,
-                                    waiting=waiting) or (0, 0)
+    ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None)
+    count, embedded = writer.update(path, mdirs, ldir, fresh=True, waiting=waiting) or (0, 0)
     from lazy_harness.memory import damage
 
-    for gone in (f"{f}: cannot be read: {why}" for m in mdirs for f in (os.path.join(m, files.DECISIONS),
-                 os.path.join(m, files.FAILURES)) if (why := damage.unreadable(f))):
+    # why the learning files too: the index passes over one it cannot open (a FIFO, a folder, a link to
+    # nothing, no permission) without a word, and no session is shown it
+    for gone in (f"{f}: cannot be read: {why}" for f in [*(os.path.join(m, name) for m in mdirs
+                 for name in (files.DECISIONS, files.FAILURES)), *files.recent_learning_files(ldir, 10**9)]
+                 if (why := damage.unreadable(f))):
         echo(f"lh: {gone}; indexed the rest of memory", err=True)
     how = "brought up to date after the build that was running" if said else "rebuilt"
     echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
