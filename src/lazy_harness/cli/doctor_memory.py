@@ -46,6 +46,7 @@ def check_index(r: Report) -> None:
     from lazy_harness.recall.index import store as index
 
     path = paths.recall_index_file()
+    _check_seen(r, path)
     if not os.path.exists(path):
         r.line("ok", "recall index",
                f"not built yet ({path}; the worker builds it at the next session start, or lh memory reindex)")
@@ -76,6 +77,18 @@ def check_index(r: Report) -> None:
         r.line("ok", "recall index", f"{path} is from another version; the next search builds it again")
     else:
         r.line("ok", "recall index", f"{path} reads")
+
+
+def _check_seen(r: Report, index_path: str) -> None:
+    """Something not a folder where the index's writer records what it read of each folder
+    (``paths.recall_seen_dir``): every update fails there, and every session start asks for another."""
+    import shlex
+
+    seen = paths.recall_seen_dir(index_path)
+    if os.path.lexists(seen) and not os.path.isdir(seen):
+        what = "a file, not a folder" if os.path.isfile(seen) else "not a folder"
+        r.line("warn", "recall index", f"{seen} is {what}: the index cannot be brought up to date (prompts read "
+               "what it holds)", f"mv {shlex.quote(seen)} {shlex.quote(seen + '.aside')}; then lh memory reindex")
 
 
 def check_resident(r: Report, values: Config) -> None:
