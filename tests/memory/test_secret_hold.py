@@ -200,3 +200,27 @@ def test_a_hand_edited_learning_with_a_password_line_is_held(tmp_path):
     [h] = [h for h in _held(root).values() if h["kind"] == "learning" and h["state"] == state.HELD]
     assert "assignment" in h["reason"] and PASSWORD not in h["reason"]
     assert PASSWORD not in "".join(_reason_lines(invoke("memory", "held", "--project", root).out))
+
+
+@pytest.mark.parametrize("title, body", [
+    ("Staging database login password=", f"{PASSWORD} until the vault is set up; rotate monthly."),
+    ("Staging database login", f"password=\n\n{PASSWORD} until the vault is set up; rotate monthly."),
+], ids=["title-then-body", "across-lines"])
+def test_a_password_split_between_a_learnings_title_and_its_body_is_held(tmp_path, title, body):
+    """The file's body starts with its ``## Learning`` heading, so the text the check reads held the
+    heading (and blank lines) between the key and its value, and the redactor saw no assignment."""
+    root = ms.make_project(tmp_path, "proj")
+    key = os.path.basename(paths.memory_dir(root))
+    ms.write_learning(paths.learnings_dir(), title, "proj", NOW - 60, learning=body, scope="project",
+                      project_folder=key, via="hand")
+    context, _ = _start(root)
+    assert PASSWORD not in context
+    [h] = [h for h in _held(root).values() if h["kind"] == "learning" and h["state"] == state.HELD]
+    assert "assignment" in h["reason"] and PASSWORD not in h["reason"]
+
+
+def test_the_headings_the_secret_check_reads_past_are_those_a_learning_is_written_with():
+    from lazy_harness.memory import learnings
+
+    assert learnings.LEARNING_HEAD.strip() == trust.LEARNING_HEADING
+    assert learnings.CONTEXT_HEAD.strip() == trust.CONTEXT_HEADING
