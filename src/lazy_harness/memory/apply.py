@@ -11,7 +11,7 @@ from lazy_harness import jsonload
 from lazy_harness.atomic import append_line, ensure_dir, read_bytes
 from lazy_harness.errors import LhError
 from lazy_harness.memory import entries, files, frontmatter, handoff, handoff_answer, handoff_markdown, marks
-from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, REPLACE, RESTORE, REWRITE, SKIP, Plan, _check_target,
+from lazy_harness.memory.plan import (APPEND, CREATE, EXISTS, MET, REPLACE, RESTORE, REWRITE, SKIP, Plan, _check_target,
                                       _session_time, check_memory_dir)
 from lazy_harness.memory.sanitize import one_line
 
@@ -290,21 +290,22 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
         sweep_stale_temps(folder)  # why: the temp file of a learning whose writer was killed mid-write
     taken = learnings.taken_ids(p.learnings_dir) if p.taken is None else p.taken  # why: read once, not per learning
     rewrites = []
+    by = f"a new text of its title, by session {one_line(p.meta.get('session_id')) or '?'}"
     for a in todo:
         item, lid = (a.payload, None) if a.kind == CREATE else a.payload[:2]
         if item is None:  # two texts of a title met: the one that stands is written already (plan._plan_splits)
-            rewrites.append((str(lid), list(a.payload[2])))
+            rewrites.append((str(lid), list(a.payload[2]), f"{MET}: the newest stands"))
             continue
         path, written = learnings.write_learning(p.learnings_dir, item, p.meta, p.now, taken=taken, lid=lid,
                                                  before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
         if a.kind == REWRITE:
-            rewrites.append((str(lid), list(a.payload[2])))
+            rewrites.append((str(lid), list(a.payload[2]), by))
     if rewrites:
         _deprecate_older(p, report, rewrites, log)
 
 
-def _deprecate_older(p: Plan, report: Report, rewrites: list[tuple[str, list[str]]], log: Intent | None) -> None:
+def _deprecate_older(p: Plan, report: Report, rewrites: list[tuple[str, list[str], str]], log: Intent | None) -> None:
     """Deprecate each older text of a title for the new one just written (ADR 0063), as consolidation
     deprecates a learning: ``deprecated_by`` the new id, in one journalled run (kind ``rewrite``) of the
     persist, so a rollback takes it back, ``lh memory undo`` reverts it and forgetting the new text gives
@@ -312,8 +313,7 @@ def _deprecate_older(p: Plan, report: Report, rewrites: list[tuple[str, list[str
     from lazy_harness.memory import changes, learnings
 
     j = _run_of(p, "rewrite", log)
-    why = f"a new text of its title, by session {one_line(p.meta.get('session_id')) or '?'}"
-    for new, older in rewrites:
+    for new, older, why in rewrites:
         for path in older:
             old = learnings.id_of(path) or "?"
             try:

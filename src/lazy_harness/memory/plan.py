@@ -28,6 +28,7 @@ PREVIEW = 100
 # Plan action kinds: the first seven write, the last three say why nothing is written
 APPEND, CREATE, OPEN, CLOSE, RESTORE, REPLACE = "append", "create", "open", "close", "restore", "replace"
 REWRITE = "rewrite"  # a new text of a learning's title: a file of its own, the older text deprecated (ADR 0063)
+MET = "texts of one title met"  # why a rewrite row writes no file: two machines' new texts met (_plan_splits)
 SKIP, EXISTS, KEEP = "skip", "exists", "keep"
 
 
@@ -326,8 +327,18 @@ def _plan_splits(p: Plan) -> None:
         if keep and older:
             planned.update(older)
             replaced = ", ".join(learnings.id_of(o) or "?" for o in older)
-            p.add(REWRITE, keep["path"], f"{keep['id']} {title} (replaces {replaced}: texts of one title met)",
+            p.add(REWRITE, keep["path"], f"{keep['id']} {title} (replaces {replaced}: {MET})",
                   (None, keep["id"], older))
+
+
+def met(memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | None = None,
+        root: str | None = None) -> Plan:
+    """The plan of a sync round that merged a project's memory: only the titles whose new texts met
+    settled (:func:`_plan_splits`), where they meet, so the next session start shows one text."""
+    check_memory_dir(memory_dir, env, root)
+    p = Plan(memory_dir, learnings_dir, meta, now, env, root)
+    _plan_splits(p)
+    return p
 
 
 def _of_keys(p: Plan, scanned: list[tuple[str, dict]]) -> dict[str, list[str]]:

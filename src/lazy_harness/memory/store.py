@@ -37,13 +37,23 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 __all__ = ["RECENT_RECORDS", "RECENT_TITLES", "Plan", "Report", "apply", "check_memory_dir", "existing_memory",
-           "persist", "plan", "read_handoff"]
+           "persist", "plan", "read_handoff", "settle_met"]
 
 
 def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, now: float,
             env: Env | None = None) -> Report:
     """Plan, then apply: nothing is written unless the whole answer could be planned."""
     return apply(plan(distilled, memory_dir, learnings_dir, meta, now, env))
+
+
+def settle_met(memory_dir: str, learnings_dir: str, now: float, env: Env | None = None,
+               root: str | None = None) -> Report:
+    """Settle the titles of ``memory_dir``'s project whose new texts met in a sync round (ADR 0063), as
+    the next persist would: the newest text stands, the others deprecated by it in one ``rewrite`` run."""
+    from lazy_harness.memory.plan import met
+
+    meta = {"project": os.path.basename(os.path.normpath(memory_dir)), "session_id": "sync", "task_id": "sync"}
+    return apply(met(memory_dir, learnings_dir, meta, now, env, root))
 
 
 def existing_memory(memory_dir: str, learnings_dir: str) -> dict:

@@ -66,6 +66,43 @@ def recount_usage(data: str, changed: list[str], env: Mapping[str, str] | None) 
 
 def hold_merged(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float,
                 incoming: set[str] | None = None) -> list[str]:
+    """The hold check on what the merge brought in (:func:`hold_check`), then the titles whose new texts
+    met settled (:func:`settle_met`): after the check, so a text it held stands for nothing. Returns the
+    ids held; never raises."""
+    done = hold_check(data, changed, cfg, env, now, incoming)
+    settle_met(data, changed, cfg, env, now)
+    return done
+
+
+def settle_met(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float) -> list[str]:
+    """Each project whose journal the merge changed, its titles settled where two machines' new texts
+    of one title meet (ADR 0063, ``store.settle_met``: the newest stands, one ``rewrite`` run that
+    ``lh memory undo`` reverts), so the next session start shows one text, not both until that
+    machine's next persist. Returns the ids deprecated; never raises (the next persist settles them)."""
+    from lazy_harness.memory import store
+    from lazy_harness.memory.journal_format import FOLDER
+
+    root = paths.memory_root(cfg["memory"]["path"] or None, env)
+    ldir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
+    folders = dict.fromkeys(os.path.dirname(os.path.dirname(os.path.join(data, rel))) for rel in changed
+                            if os.path.basename(os.path.dirname(rel)) == FOLDER)
+    out: list[str] = []
+    for mdir in folders:
+        if os.path.dirname(os.path.realpath(mdir)) != os.path.realpath(root):
+            continue
+        try:
+            out += store.settle_met(mdir, ldir, now, env, root).rewritten
+        except Exception as exc:  # why: the merge is done; the project's next persist settles the title
+            logfile.write(logfile.WORKER, f"sync: texts of one title not settled in {mdir}: "
+                                          f"{type(exc).__name__}: {exc}", env)
+    if out:
+        logfile.write(logfile.WORKER, f"sync: texts of one title met, the newest stands: {', '.join(out)} "
+                                      "deprecated", env)
+    return out
+
+
+def hold_check(data: str, changed: list[str], cfg: Config, env: Mapping[str, str] | None, now: float,
+               incoming: set[str] | None = None) -> list[str]:
     """The hold check on what the merge brought in (memory/held.py, ADR 0024): the live entries of a
     memory folder whose files changed (``incoming``: only those whose id a line the merge added or
     removed names, :func:`incoming_ids`; None: every one), every learning file that changed; an entry
