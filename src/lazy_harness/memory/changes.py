@@ -102,8 +102,9 @@ def deprecated_by_a_run(memory_dir: str, path: str) -> bool:
 def _fields_before(memory_dir: str, path: str, now: dict) -> dict | None:
     """:func:`fields_before_deprecation` in one memory folder's journal."""
     for run in journal.runs(memory_dir):
-        # why rewrite: a new text of its title deprecates a learning as consolidation does (ADR 0063)
-        if run.get("kind") not in ("consolidate", "rewrite") or run.get("undone"):
+        # why rewrite: a new text of its title deprecates a learning as consolidation does (ADR 0063), and
+        # approve: so does a held new text the person approves (held_review.replace_older)
+        if run.get("kind") not in ("consolidate", "rewrite", "approve") or run.get("undone"):
             continue
         for f in run["files"]:
             fields = f.get("fields")

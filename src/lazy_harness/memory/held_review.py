@@ -42,9 +42,11 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
 
         learning_damage.refuse([path])  # why: a frontmatter no writer can read, named by its file and line
         meta, text = learning_text(path)
-        signed = approval_key.sign("learning", ids.of_learning(meta, path=path), text, env)
-        changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
-                                    now, j, only_from=(HELD, state.ACTIVE))
+        lid = ids.of_learning(meta, path=path)
+        signed = approval_key.sign("learning", lid, text, env)
+        if changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
+                                       now, j, only_from=(HELD, state.ACTIVE)):
+            replace_older(learnings_dir, path, meta, j, now)
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
     if not texts:
@@ -63,6 +65,37 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         if changes.add_mark(memory_dir, j, "supersede", old, eid, f"replaced by {eid}, approved", now,
                             live=(old, eid)):
             j.note(f"supersede {old} by {eid}: approved")
+
+
+def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: float) -> list[str]:
+    """A learning the person approved replaces the older texts of its title, as the persist would have
+    had the check not held it (ADR 0063): each active one written before it, not edited by hand, is
+    deprecated by it in the approval's run ``j`` (its undo shows them again). Returns their ids."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import changes, learnings
+    from lazy_harness.memory.files import iso_epoch
+
+    title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
+    versions = learnings.of_title(learnings_dir, learnings.names_by_slug(learnings_dir), title, origin)
+    mine = next((v for v in versions if v["path"] == path), None)
+    if mine is None:
+        return []
+    since, out = iso_epoch(mine["created"]) or 0.0, []
+    for v in versions:
+        if (v["path"] == path or v["status"] != state.ACTIVE or v["now"] != (v["wrote"] or v["now"])
+                or (iso_epoch(v["created"]) or 0.0) >= since):
+            continue
+        try:
+            done = changes.set_learning_status(v["path"], learnings_dir, state.DEPRECATED, mine["id"],
+                                               "a new text of its title, approved by hand", now, j,
+                                               only_from=state.ACTIVE)
+        except LhError as exc:  # a frontmatter no writer rewrites: the older text stays shown beside it
+            j.note(f"not deprecated for {mine['id']}: {exc}")
+            continue
+        if done:
+            j.note(f"deprecate {v['id']} for {mine['id']}: a new text of its title, approved by hand")
+            out.append(v["id"])
+    return out
 
 
 def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where: str) -> None:

@@ -1,0 +1,70 @@
+"""A new text of a learning's title (ADR 0063) met by the person and by later sessions: a held new text
+the person approves replaces the older text as the persist would have (one undoable run), and a
+session that writes a replaced text again adds nothing."""
+
+import os
+
+import pytest
+
+from lazy_harness.memory import held, journal
+from tests.cli.lhrun import invoke
+from tests.memory.test_learning_new_text import DAY, NEW, NOW, OLD, World, _start
+from tests.support import memory_samples as ms
+
+
+@pytest.fixture
+def w(tmp_path) -> World:
+    world = World(ms.make_project(tmp_path, "proj"))
+    os.makedirs(world.mdir, exist_ok=True)
+    return world
+
+
+def _held_rewrite(w: World) -> tuple[str, str]:
+    """The old text, then a new one the check holds (what the worker's check does after the persist)."""
+    w.distil("s1", OLD)
+    [old] = w.files()
+    w.distil("s2", NEW, NOW + DAY)
+    [new] = [i for i in w.files() if i != old]
+    held.hold(w.mdir, w.ldir, [("learning", new, w.files()[new]["path"], "judged by the model check")], "proj",
+              NOW + DAY + 1, "written by the worker")
+    assert [v["text"].count("NUMERIC(14,4)") for v in w.shown()] == [1]  # the old text, shown again
+    return old, new
+
+
+def test_approving_a_held_new_text_replaces_the_old_one(w: World):
+    old, new = _held_rewrite(w)
+    r = invoke("memory", "approve", new, "--project", w.root)
+    assert r.code == 0, r.err
+    files = w.files()
+    assert files[new]["status"] == "active"
+    assert files[old]["status"] == "deprecated" and files[old]["by"] == new
+    start = _start(w)
+    assert "NUMERIC(19,6)" in start and "four decimals" not in start
+
+
+def test_undoing_the_approval_shows_the_old_text_alone_again(w: World):
+    old, new = _held_rewrite(w)
+    assert invoke("memory", "approve", new, "--project", w.root).code == 0
+    [run] = [r for r in journal.runs(w.mdir) if r["kind"] == "approve"]
+    assert invoke("memory", "undo", run["run"], "--project", w.root).code == 0
+    files = w.files()
+    assert files[new]["status"] == "held" and files[old]["status"] == "active"
+
+
+def test_forgetting_the_approved_new_text_gives_the_old_one_back_with_its_approval(w: World):
+    from tests.memory.test_learning_new_text import _status_fields
+
+    w.distil("s1", OLD)
+    [old] = w.files()
+    path = w.files()[old]["path"]
+    held.hold(w.mdir, w.ldir, [("learning", old, path, "judged by the model check")], "proj", NOW + 1, "worker")
+    assert invoke("memory", "approve", old, "--project", w.root).code == 0
+    approved = _status_fields(path)
+    w.distil("s2", NEW, NOW + DAY)
+    [new] = [i for i in w.files() if i != old]
+    held.hold(w.mdir, w.ldir, [("learning", new, w.files()[new]["path"], "judged by the model check")], "proj",
+              NOW + DAY + 1, "written by the worker")
+    assert invoke("memory", "approve", new, "--project", w.root).code == 0
+    assert w.files()[old]["status"] == "deprecated"
+    assert invoke("memory", "forget", new, "--project", w.root).code == 0
+    assert _status_fields(path) == approved
