@@ -134,9 +134,9 @@ def test_a_third_text_replaces_the_second_and_the_first_stays_out(w):
     assert len(report.created) == 1 and len(report.rewritten) == 1
     [shown] = w.shown()
     assert "half-even" in shown["text"] and len(w.files()) == 3
-    # going back to the first text is news too: the newest text stands
+    # going back to the first text is no news: the newest text stands, nothing is written
     back = w.distil("s4", OLD, NOW + 3 * DAY)
-    assert len(back.created) == 1 and [v["text"].count("four decimals") for v in w.shown()] == [1]
+    assert back.created == [] and back.restored == [] and [v["text"].count("half-even") for v in w.shown()] == [1]
 
 
 def test_the_person_edit_of_the_file_stands(w):

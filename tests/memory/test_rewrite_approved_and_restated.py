@@ -68,3 +68,26 @@ def test_forgetting_the_approved_new_text_gives_the_old_one_back_with_its_approv
     assert w.files()[old]["status"] == "deprecated"
     assert invoke("memory", "forget", new, "--project", w.root).code == 0
     assert _status_fields(path) == approved
+
+
+def test_a_session_restating_a_replaced_text_adds_nothing(w: World):
+    w.distil("s1", OLD)
+    [old] = w.files()
+    w.distil("s2", NEW, NOW + DAY)
+    report = w.distil("s3", OLD, NOW + 2 * DAY)  # a later session goes back to the first text, word for word
+    assert report.created == [] and report.restored == [] and report.rewritten == []
+    assert len(w.files()) == 2
+    assert w.files()[old]["status"] == "deprecated"
+    start = _start(w)
+    assert "NUMERIC(19,6)" in start and "four decimals" not in start
+
+
+def test_sessions_going_back_and_forth_leave_two_files(w: World):
+    """Two sessions that each hold their own text (a stale note read again, say) take turns: the first
+    rewrite stands and no file piles up."""
+    w.distil("s1", OLD)
+    w.distil("s2", NEW, NOW + DAY)
+    for n in range(3, 7):
+        w.distil(f"s{n}", OLD if n % 2 else NEW, NOW + n * DAY)
+    assert len(w.files()) == 2
+    assert [v["text"].count("NUMERIC(19,6)") for v in w.shown()] == [1]

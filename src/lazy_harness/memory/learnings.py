@@ -394,16 +394,17 @@ def restates(versions: list[dict], text: object, own: tuple[str, ...],
     (None, the files its new text replaces). ``part``: (the session's id, the transcript offset the
     answer was distilled from), when known. ADR 0063, in this order:
 
-    - the text of a file, as it is or as it was written (a hand edit since is the person's), unless a
-      newer text of the title replaced that file: that file;
+    - the text of a file, as it is or as it was written (a hand edit since is the person's), a file a
+      newer text of the title replaced too (the plan keeps it hidden: the newer text stands): that file;
     - a file this session wrote from a part of its transcript the answer read again (or one whose part is
       not known): that file (read again, the session gives back what it learnt then). A file an earlier
       part wrote, before where this answer's part begins, does not count: the later part corrects it;
     - a file forgotten or held: that file (the plan keeps it hidden, as before);
     - else a new text: it replaces every active file of the title not edited by hand."""
     key, mine = text_key(text), {v["id"] for v in versions}
-    current = [v for v in versions if not (v["status"] == "deprecated" and v["by"] in mine)]
+    current = [v for v in versions if not replaced(v, mine)]
     for pick in ([v for v in current if key in (v["now"], v["wrote"])],
+                 [v for v in versions if key in (v["now"], v["wrote"])],
                  [v for v in versions if v["session"] and v["session"] in own and not _before(v, part)],
                  [v for v in current if v["status"] not in ("active", "deprecated")]):
         if pick:
@@ -416,6 +417,11 @@ def _before(version: dict, part: tuple[str, int] | None) -> bool:
     ends where ``part`` begins, or before: a part this answer did not read again."""
     written = version.get("part")
     return part is not None and written is not None and version["session"] == part[0] and written[1] <= part[1]
+
+
+def replaced(version: dict, mine: set[str]) -> bool:
+    """Whether a version of a title (:func:`of_title`) is deprecated for another text of it (``mine``)."""
+    return version["status"] == "deprecated" and version["by"] in mine
 
 
 def newest_of(versions: list[dict], claimants: set[str], undone: set[str]) -> tuple[dict | None, list[str]]:

@@ -277,7 +277,8 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
                    taken: dict[str, str]) -> str | None:
     """The id of the file of this title the answer's learning is (``learnings.restates``), None when the
     title has no file here, or "" once its new text is planned as a ``rewrite`` (ADR 0063): a file of
-    its own beside the others of the title, the active ones deprecated by it."""
+    its own beside the others of the title, the active ones deprecated by it; "" too for a text a newer
+    one of its title replaced, kept hidden."""
     from lazy_harness.memory import learnings, lineage
 
     title, origin = named
@@ -288,6 +289,12 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
     read = learnings.read_part(p.meta)
     same, older = learnings.restates(versions, item.get("learning"), lineage.own(p.env, sid) if sid else (),
                                      (sid, read[0]) if sid and read else None)
+    was = next((v for v in versions if v["id"] == same), None)
+    if was is not None and learnings.replaced(was, {v["id"] for v in versions}):
+        # why: a text a newer one of its title replaced, written again, is no news (a stale note read
+        # again); brought back it stood beside the newer one, written anew two sessions took turns
+        p.add(SKIP, was["path"], f"kept hidden: {same} was replaced by {was['by']}, a newer text of its title: {title}")
+        return ""
     if same:
         return same
     vid = learnings.version_id(taken, origin, title, item.get("learning"), sid)
