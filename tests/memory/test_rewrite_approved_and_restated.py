@@ -91,3 +91,29 @@ def test_sessions_going_back_and_forth_leave_two_files(w: World):
         w.distil(f"s{n}", OLD if n % 2 else NEW, NOW + n * DAY)
     assert len(w.files()) == 2
     assert [v["text"].count("NUMERIC(19,6)") for v in w.shown()] == [1]
+
+
+@pytest.mark.parametrize("spelling", ["orders-table", "Orders table", "orders_table", "ORDERS TABLE."])
+def test_a_title_spelt_otherwise_is_the_same_title(w: World, spelling: str):
+    """Case, spaces and punctuation between the words do not make another title for the rewrite rule;
+    each file keeps the name its title gave it."""
+    w.distil("s1", OLD, title="Orders table")
+    [old] = w.files()
+    report = w.distil("s2", NEW, NOW + DAY, title=spelling)
+    assert len(report.created) == 1 and report.rewritten == [old]
+    assert w.distil("s3", NEW, NOW + 2 * DAY, title="orders  table").created == []
+    shown = [v for v in _all(w) if v[1] == "active"]
+    assert [t.count("NUMERIC(19,6)") for _, _, t in shown] == [1]
+
+
+def _all(w: World) -> list[tuple[str, str, str]]:
+    """(file name, status, text) of every learning file."""
+    from lazy_harness.memory import frontmatter, learnings
+
+    out = []
+    for found in learnings.names_by_slug(w.ldir).values():
+        for path in found:
+            with open(path, encoding="utf-8") as fh:
+                out.append((os.path.basename(path), frontmatter.read_frontmatter_values(path, ("status",))["status"],
+                            fh.read()))
+    return sorted(out)

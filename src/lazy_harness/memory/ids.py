@@ -85,6 +85,23 @@ def key_of(kind: str, text: object, origin: object = "") -> str:
     return normalise(text)
 
 
+def title_words(title: object) -> str:
+    """A learning title as the rewrite rule matches it (ADR 0063): its words (runs of letters and digits,
+    casefolded) joined by one space, so ``orders-table``, ``Orders table`` and ``orders_table`` are one
+    title; a title without a word, its :func:`title_key`. Not an id's part: ids and file names stay as
+    each title gave them."""
+    words, cur = [], []
+    for ch in str(title).casefold():
+        if ch.isalnum():
+            cur.append(ch)
+        elif cur:
+            words.append("".join(cur))
+            cur = []
+    if cur:
+        words.append("".join(cur))
+    return " ".join(words) or title_key(title)
+
+
 def title_key(title: object) -> str:
     """A learning title's part of its identity: the normalised title; for a title of symbols only
     (``🚀🔥``, ``→ ←``), which normalises to nothing, the title casefolded with its spaces collapsed.

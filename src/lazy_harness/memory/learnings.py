@@ -349,18 +349,19 @@ def version_id(taken: dict[str, str], origin: str, title: str, text: object, ses
 
 
 def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, origin: str) -> list[dict]:
-    """Every readable file of ``origin``'s learning ``title`` on any day, whatever its id: the texts the
-    title has had. Each as {path, id, status, session, by, now, wrote}: ``now`` the :func:`text_key` of
-    its text as it is, ``wrote`` the one it was written with ("" before ``text_digest``). Only names its
-    slug can start are opened."""
+    """Every readable file of ``origin``'s learning ``title`` on any day, whatever its id and however its
+    title is spelt (``ids.title_words``): the texts the title has had. Each as {path, id, status, session,
+    by, now, wrote}: ``now`` the :func:`text_key` of its text as it is, ``wrote`` the one it was written
+    with ("" before ``text_digest``). Only names its slug can start are opened."""
     from lazy_harness.memory.approval import learning_parts
 
-    identity, stem, out = ids.key_of("learning", title, origin), slugify(title)[:10], []
+    # why words, not the id's key: a title spelt otherwise (``orders-table``, ``Orders table``) is the same
+    identity, stem, out = (normalise(origin), ids.title_words(title)), slugify(title)[:10], []
     for name, found in listing.items():
         for path in sorted(found) if name.startswith(stem) else ():
             parsed = None if damaged(path) else learning_parts(path)
             meta = parsed[0] if parsed else {}
-            if not meta or ids.key_of("learning", meta.get("title") or "", meta.get("origin") or "") != identity:
+            if not meta or (normalise(meta.get("origin") or ""), ids.title_words(meta.get("title") or "")) != identity:
                 continue
             out.append({"path": path, "id": ids.of_learning(meta, path=path),
                         "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
