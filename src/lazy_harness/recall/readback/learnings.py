@@ -26,7 +26,7 @@ from lazy_harness.memory.frontmatter import DAMAGED, is_active
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable, Iterator
 
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.aliases import Owned
@@ -351,9 +351,23 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     related = about_here(whole, project, stats["branch"], key, stats.get("topic") or [])
     stats["unrelated_learnings"] = len(whole) - len(related)
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
-    kept = (h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross, env)
-            if screen.keep("learning", learning_id(h), held.head_text(h), h))
+    kept = own_title_wins((h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross, env)
+                           if screen.keep("learning", learning_id(h), held.head_text(h), h)), project, key)
     return [h for _, h in zip(range(n), kept, strict=False)]
+
+
+def own_title_wins(ranked: Iterable[dict], project: str, key: Key) -> Iterator[dict]:
+    """``ranked`` (own learnings first: :func:`rank_learnings`) less another project's learning of a
+    title one of this project's has (``ids.title_words``: spelt as it may be): two texts of one subject
+    where this project's is the word here (ADR 0063)."""
+    titles: set[str] = set()
+    for h in ranked:
+        title = ids.title_words(h.get("title") or ids.title_of_file(h["path"]))
+        if own(h, project, key):
+            titles.add(title)
+        elif title in titles:
+            continue
+        yield h
 
 
 def _readable(brief: list[dict], stats: dict) -> list[dict]:
