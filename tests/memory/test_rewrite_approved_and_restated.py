@@ -117,3 +117,23 @@ def _all(w: World) -> list[tuple[str, str, str]]:
                 out.append((os.path.basename(path), frontmatter.read_frontmatter_values(path, ("status",))["status"],
                             fh.read()))
     return sorted(out)
+
+
+def test_approving_a_waiting_text_after_the_person_undid_its_rewrite_keeps_both(w: World):
+    """A general learning waits for approval to cross projects (not held): the person who undid its
+    rewrite (both texts shown, their choice) and then lets it cross keeps both texts."""
+    from lazy_harness.memory import by_hand, state, store
+
+    def general(session: str, text: str, at: float):
+        answer = {"learnings": [{"title": "Money columns in the orders table", "learning": text, "context": "c",
+                                 "scope": "general", "tags": ["money"]}]}
+        return store.persist(answer, w.mdir, w.ldir, w.meta(session), at)
+
+    general("s1", OLD, NOW)
+    general("s2", NEW, NOW + DAY)
+    [run] = [r for r in journal.runs(w.mdir) if r["kind"] == "rewrite"]
+    journal.undo(w.mdir, (w.mdir, w.ldir), run["run"])
+    assert len(w.shown()) == 2
+    [new] = [i for i, v in w.files().items() if "NUMERIC(19,6)" in v["text"]]
+    by_hand.approve(w.mdir, w.ldir, "proj", [new], "approved by hand", NOW + DAY + 60, cross=state.ASK)
+    assert len(w.shown()) == 2

@@ -45,7 +45,8 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         lid = ids.of_learning(meta, path=path)
         signed = approval_key.sign("learning", lid, text, env)
         if changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
-                                       now, j, only_from=(HELD, state.ACTIVE)):
+                                       now, j, only_from=(HELD, state.ACTIVE)) and meta.get("status") == HELD:
+            # why held only: one that waited to cross projects was shown here, its title settled when written
             replace_older(learnings_dir, path, meta, j, now)
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
