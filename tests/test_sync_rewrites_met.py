@@ -30,6 +30,7 @@ def test_the_round_where_the_texts_meet_leaves_one_shown(tmp_path):
     b.sync()  # a's text meets b's here: no session has run on b since
     assert _shown(b) == [NEW_B]
     [run] = _settling(b)
+    assert run["project"] == "demo"  # the project's name, as its sessions' runs carry it
     a.sync()  # and b's reaches a
     assert _shown(a) == [NEW_B]
     for m in (a, b):

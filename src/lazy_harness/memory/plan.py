@@ -345,6 +345,9 @@ def met(memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | 
     check_memory_dir(memory_dir, env, root)
     p = Plan(memory_dir, learnings_dir, meta, now, env, root)
     _plan_splits(p)
+    if p.actions:  # why: the run is the project's, named as its sessions' runs are (its learnings' origin)
+        origin = frontmatter.read_frontmatter_values(p.actions[0].path, ("origin",)).get("origin")
+        p.meta = {**meta, "project": one_line(origin) or meta.get("project")}
     return p
 
 
