@@ -28,7 +28,7 @@ import os
 
 from lazy_harness import private
 from lazy_harness.errors import LhError
-from lazy_harness.memory import files
+from lazy_harness.memory import files, lines
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import lookup, sources
 from lazy_harness.regular_file import append_regular
@@ -246,8 +246,8 @@ def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
 
 # not the file's fault: another process at work, an interrupted statement, a disk full or read-only, a
 # file that cannot be opened, memory, or SQL of ours that is wrong
-NOT_DAMAGE = ("locked", "busy", "interrupt", "unable to open", "readonly", "read-only", "is full",
-              "out of memory", "syntax error", "no such column", "locking protocol")
+NOT_DAMAGE = (*REFUSED, "locked", "busy", "interrupt", "out of memory", "syntax error", "no such column",
+              "locking protocol")
 
 
 def damaged(exc: BaseException) -> bool:
@@ -299,14 +299,6 @@ def forget_seen(path: str) -> None:
 
 # --- staleness -------------------------------------------------------------------------------------
 
-def _stat_stamp(path: str) -> tuple[str | None, os.stat_result | None]:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None, None
-    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}", st
-
-
 def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int) -> list[tuple[Any, ...]]:
     """What is stale: (action, unit, ...) steps; empty when the index matches the files."""
     units = [os.path.join(m, f) for m in mdirs for f in KINDS] + [m + UNIT_HANDOFF for m in mdirs]
@@ -316,21 +308,21 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
     for mdir in mdirs:
         for name, kind in KINDS.items():
             path = os.path.join(mdir, name)
-            stamp, st = _stat_stamp(path)
-            row = known.get(path)
-            if st is None and row is not None:
+            stamp, row = lines.file_stamp(path), known.get(path)  # stamp: "inode:size:mtime_ns"
+            if stamp is None and row is not None:
                 plan.append(("drop", path))
-            elif st is not None and (row is None or row[1] != stamp):
+            elif stamp is not None and (row is None or row[1] != stamp):
+                inode, size = stamp.split(":")[0], int(stamp.split(":")[1])
                 # why: read on from where it stopped only when the file grew and every byte read before is
                 # as it was (``sources.check``): an edit in place (a secret overwritten with as many
                 # characters) is read again whole, whether or not a line was appended since
-                grew = (row is not None and row[1].split(":")[0] == str(st.st_ino) and st.st_size > row[2]
+                grew = (row is not None and row[1].split(":")[0] == inode and size > row[2]
                         and sources.check(path, row[2]) == row[4])
                 resume = row[2:4] if grew and row is not None else (0, 0)
-                plan.append(("jsonl", path, mdir, kind, stamp, *resume, st.st_size))
+                plan.append(("jsonl", path, mdir, kind, stamp, *resume, size))
         unit = mdir + UNIT_HANDOFF
         names = (files.HANDOFF_STATE, files.HANDOFF)
-        stamp = "|".join(str(_stat_stamp(os.path.join(mdir, n))[0]) for n in names)
+        stamp = "|".join(str(lines.file_stamp(os.path.join(mdir, n))) for n in names)
         if unit not in known or known[unit][1] != stamp:
             plan.append(("handoff", unit, mdir, stamp))
     if ldir is not None:
