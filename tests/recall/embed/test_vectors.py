@@ -104,12 +104,12 @@ def test_vectors_read_ahead_answer_in_place_of_the_tables_until_another_model_is
     try:
         vectors.keep_vectors(5)
         assert vectors.warm(conn, list(texts), "m1") == 29
-        assert sorted(vectors._WARM) == list(range(1, 30))  # 30 waits for a vector: not kept as lacking one
+        assert sorted(vectors._VECS.ahead) == list(range(1, 30))  # 30 waits for a vector: not kept as lacking one
         conn.execute("DELETE FROM vec")
         assert vectors.similarities(conn, prompt, list(texts), "m1") == fresh
         assert 30 not in fresh
         assert vectors.similarities(conn, prompt, list(texts), "m2") == {}
-        assert vectors._WARM == {}
+        assert vectors._VECS.ahead == {}
     finally:
         vectors.keep_vectors(0)
 

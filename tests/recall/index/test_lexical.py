@@ -354,11 +354,11 @@ def test_words_read_ahead_are_the_newest_within_the_bound_and_searched_in_place_
             parts.append(lookup.warm_docs(conn, parts[-1][-1], 30, 70))
         assert [len(p) for p in parts] == [30, 30, 10, 0]
         assert [r for p in parts for r in p] == list(range(120, 50, -1))
-        assert sorted(lookup._WARM) == list(range(51, 121))
+        assert sorted(lookup._DOCS.ahead) == list(range(51, 121))
         conn.execute("DELETE FROM lex_doc WHERE rowid > 50")  # what a search reads of them now is the kept text
         assert lookup.search(conn, ["p"], groups, 30) == plain
         lookup.keep_docs(10)
-        assert lookup._WARM == {} and lookup.search(conn, ["p"], groups, 30) != plain
+        assert lookup._DOCS.ahead == {} and lookup.search(conn, ["p"], groups, 30) != plain
     finally:
         lookup.keep_docs(0)
 
@@ -375,8 +375,8 @@ def test_kept_words_give_the_same_scores_and_start_over_when_asked():
         lookup.keep_docs(50)  # fewer than the candidates rescored: the bound is reached and kept anew
         assert lookup.search(conn, ["p"], groups, 30) == plain
         assert lookup.search(conn, ["p"], groups, 30) == plain  # from what was kept, partly
-        assert 0 < len(lookup._KEPT) <= 50 + 60
+        assert 0 < len(lookup._DOCS.met) <= 50 + 60
         lookup.keep_docs(50)
-        assert lookup._KEPT == {}
+        assert lookup._DOCS.met == {}
     finally:
         lookup.keep_docs(0)

@@ -62,7 +62,7 @@ def test_it_reads_the_newest_entries_ahead_within_its_bound_and_answers_the_same
     assert read_all_ahead(kept) == 4  # 10, 10, 5, then the bound
     assert len(said) == 1 and said[0].startswith("read ahead: the words of 25 entries and the vectors of 25 in ")
     newest = rowids()[-25:]
-    assert sorted(lookup._WARM) == newest and sorted(vectors._WARM) == newest
+    assert sorted(lookup._DOCS.ahead) == newest and sorted(vectors._VECS.ahead) == newest
     assert not kept.read_ahead() and kept.ahead == 0
     conn = sqlite3.connect(paths.recall_index_file())
     with conn:  # what the rescoring and the similarities read of them now is what was read ahead
@@ -79,13 +79,13 @@ def test_a_new_index_file_starts_the_reading_ahead_over(project):
     path = paths.recall_index_file()
     kept.open(path)
     read_all_ahead(kept)
-    assert len(lookup._WARM) == 40
+    assert len(lookup._DOCS.ahead) == 40
     store.remove(path)  # another index, as a rebuild leaves it: its rowids may name other entries
     ms.index_now()
     kept.open(path)
-    assert lookup._WARM == {} and vectors._WARM == {} and kept.ahead == max(rowids()) + 1
+    assert lookup._DOCS.ahead == {} and vectors._VECS.ahead == {} and kept.ahead == max(rowids()) + 1
     read_all_ahead(kept)
-    assert sorted(lookup._WARM) == rowids()
+    assert sorted(lookup._DOCS.ahead) == rowids()
     kept.close()
 
 

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 from operator import mul
 
-from lazy_harness.memory import ids
-
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Mapping
     from sqlite3 import Connection
     from typing import Any
 
@@ -33,6 +31,7 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS vec(key TEXT PRIMARY KEY, model TEXT, v BLOB, n REAL) WITHOUT ROWID",
 )
 PART = 500  # texts embedded in one transaction
+CHUNK = 500  # host parameters per statement (``rows_in``)
 _UNSIGNED = bytes(b ^ 0x80 for b in range(256))  # an int8 byte as the unsigned value 128 higher
 
 
@@ -44,6 +43,8 @@ def texts_of(entry: Mapping[str, Any]) -> list[str]:
 
 def keys_rows(first: int, entries: list[dict[str, Any]]) -> list[tuple[int, int, str]]:
     """The ``key`` rows (each text's hash) of entries whose rowids start at ``first``."""
+    from lazy_harness.memory import ids  # why not at the top: the index's readers import this module
+
     return [(first + i, n, ids.text_digest(t))
             for i, e in enumerate(entries) for n, t in enumerate(texts_of(e))]
 
@@ -68,11 +69,14 @@ def missing(conn: Connection, model_id: str, after: int, limit: int) -> list[tup
                         (model_id, after, limit)).fetchall()
 
 
-def _rows_in(conn: Connection, sql: str, rowids: list[int], *params: object) -> Iterator[tuple[Any, ...]]:
-    """The rows of ``sql`` for ``rowids`` (its ``{}``), 500 a statement (SQLite's limit), after ``params``."""
-    for start in range(0, len(rowids), 500):
-        chunk = rowids[start:start + 500]
-        yield from conn.execute(sql.format(",".join("?" * len(chunk))), [*params, *chunk])
+def rows_in(conn: Connection, sql: str, values: list, *head: object) -> list:
+    """The rows of ``sql`` whose ``IN ({})`` holds ``values`` (after the parameters ``head``), the query
+    run once per ``CHUNK`` of the values. Here, the lowest part of recall, for the index's modules too."""
+    found: list = []
+    for start in range(0, len(values), CHUNK):
+        chunk = values[start:start + CHUNK]
+        found += conn.execute(sql.format(",".join("?" * len(chunk))), [*head, *chunk]).fetchall()
+    return found
 
 
 def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> int:
@@ -89,7 +93,7 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
         after = todo[-1][0] if len(todo) < part else todo[-1][0] - 1  # why: the last rowid may have more texts
         sql = "SELECT rowid, title, body, tags, cues FROM entry WHERE rowid IN ({})"
         texts = {rowid: texts_of({"title": title, "body": body, "tags": tags, "cues": cues or ""})
-                 for rowid, title, body, tags, cues in _rows_in(conn, sql, sorted({r[0] for r in todo}))}
+                 for rowid, title, body, tags, cues in rows_in(conn, sql, sorted({r[0] for r in todo}))}
         # key -> its text, each key once (texts of one key are the same: it is their hash)
         wanted = {key: texts[rowid][n] for rowid, n, key in todo if n < len(texts.get(rowid, ()))}
         # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time,
@@ -121,20 +125,42 @@ def norm(v: bytes) -> float:
     return float(sum(map(mul, x, x))) ** 0.5
 
 
-# rowid -> its texts' vectors and their lengths (``keep_vectors``, ``warm``)
-_KEPT: dict[int, Vecs] = {}
-_WARM: dict[int, Vecs] = {}
-_KEEP = 0
+class KeptRows:
+    """What searches read of the index per rowid, kept between them in a long-lived process (the
+    resident answerer): ``ahead``, what it read ahead, and up to ``most`` of what the searches met (then
+    started over: bounded). A rowid is never given to another entry, so what is kept stays true."""
+
+    def __init__(self) -> None:
+        self.ahead: dict[int, Any] = {}
+        self.met: dict[int, Any] = {}
+        self.most = 0
+
+    def reset(self, most: int) -> None:
+        """Keep up to ``most`` rows met from now on (0: none), and forget every row kept."""
+        self.most = most
+        self.ahead.clear()
+        self.met.clear()
+
+    def get(self, rowids: list[int], read: Callable[[list[int]], dict[int, Any]]) -> dict[int, Any]:
+        """rowid -> its row, for ``rowids``: the kept ones, and ``read`` of the others (then kept)."""
+        found = {r: row for r in rowids if (row := self.ahead.get(r) or self.met.get(r)) is not None}
+        got = read([r for r in rowids if r not in found])
+        if self.most and got:
+            if len(self.met) + len(got) > self.most:
+                self.met.clear()  # why: bounded; the entries asked for again come back at the next searches
+            self.met.update(got)
+        found.update(got)
+        return found
+
+
+_VECS = KeptRows()  # rowid -> its texts' vectors and their lengths (``keep_vectors``, ``warm``)
 _KEPT_MODEL = ""
 
 
 def keep_vectors(n: int) -> None:
     """Keep the vectors of up to ``n`` entries between searches (the resident answerer), and forget
     what ``warm`` read: a rowid's texts and their vectors never change while the model does not."""
-    global _KEEP
-    _KEEP = n
-    _KEPT.clear()
-    _WARM.clear()
+    _VECS.reset(n)
 
 
 def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
@@ -175,7 +201,7 @@ def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]
     lacking = set()
     sql = ("SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
            "WHERE k.rowid IN ({})")
-    for rowid, v, n in _rows_in(conn, sql, rowids, model_id):
+    for rowid, v, n in rows_in(conn, sql, rowids, model_id):
         if not v or (rowid in got and len(v) != len(got[rowid][0][0])):
             lacking.add(rowid)
         else:
@@ -187,8 +213,8 @@ def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]
 
 def _check_model(model_id: str) -> None:
     global _KEPT_MODEL
-    if _KEEP and model_id != _KEPT_MODEL:
-        keep_vectors(_KEEP)
+    if _VECS.most and model_id != _KEPT_MODEL:
+        keep_vectors(_VECS.most)
         _KEPT_MODEL = model_id
 
 
@@ -197,18 +223,12 @@ def warm(conn: Connection, rowids: list[int], model_id: str) -> int:
     how many of them had every text embedded."""
     _check_model(model_id)
     got = _read(conn, rowids, model_id)
-    _WARM.update(got)
+    _VECS.ahead.update(got)
     return len(got)
 
 
 def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
-    """``_read``, after what ``warm`` and ``keep_vectors`` kept."""
+    """``_read``, after what ``warm`` and ``keep_vectors`` kept (not an entry waiting for a vector: ``_read``
+    leaves it out, and it gets one later)."""
     _check_model(model_id)
-    found = {r: vs for r in rowids if (vs := _WARM.get(r) or _KEPT.get(r)) is not None}
-    got = _read(conn, [r for r in rowids if r not in found], model_id)
-    if _KEEP and got:  # why: not an entry waiting for a vector: it gets one later
-        if len(_KEPT) + len(got) > _KEEP:
-            _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
-        _KEPT.update(got)
-    found.update(got)
-    return found
+    return _VECS.get(rowids, lambda asked: _read(conn, asked, model_id))

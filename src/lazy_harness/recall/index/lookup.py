@@ -4,7 +4,7 @@ One search by words (ADR 0049): ``search`` (``candidates`` adds the entries' row
 word lists of the prompt's keys (``lexical_keys``), then rescores its best candidates exactly as FTS5's
 bm25 with the porter tokenizer would, so the strength bar keeps its meaning (when that is FTS5's answer
 exactly, and its cost: docs/how/recall.md, "How selection works"). On the prompt hook's path: top-level
-imports are cheap builtins, ``terms`` and ``porter``; the connection comes from the caller.
+imports are cheap builtins, ``terms``, ``porter`` and ``vectors``; the connection comes from the caller.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from __future__ import annotations
 import heapq
 import math
 
+from lazy_harness.recall.embed.vectors import KeptRows
+from lazy_harness.recall.embed.vectors import rows_in as rows_in  # why re-exported: the index's modules read it here
 from lazy_harness.recall.index import terms
 from lazy_harness.recall.index.porter import fold
 from lazy_harness.recall.index.porter import key as index_word
@@ -37,7 +39,6 @@ CHAMPIONS = 400  # entries kept per key and scope
 RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 K1, B = 1.2, 0.75
 QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
-CHUNK = 500  # host parameters per statement
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
 FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
 # the condition that leaves out what is hidden (an entry of table ``e``, ``candidates``): a row of its own
@@ -56,16 +57,6 @@ def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
     n = total if n is None else min(n, total)
     mv = memoryview(blob)
     return mv[:4 * n].cast("i"), mv[4 * total:4 * total + 2 * n].cast("H")
-
-
-def rows_in(conn: Connection, sql: str, values: list, *head: object) -> list:
-    """The rows of ``sql`` (its ``IN ({})`` filled with ``values``, after the ``head`` parameters),
-    run once per ``CHUNK`` of the values."""
-    found: list = []
-    for start in range(0, len(values), CHUNK):
-        chunk = values[start:start + CHUNK]
-        found += conn.execute(sql.format(",".join("?" * len(chunk))), [*head, *chunk]).fetchall()
-    return found
 
 
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
@@ -267,18 +258,13 @@ def told_apart(hit: list[set[int]]) -> set[int]:
     return set(owner)
 
 
-_KEPT: dict[int, Doc] = {}  # rowid -> its text, as the searches met it (keep_docs)
-_WARM: dict[int, Doc] = {}  # rowid -> its text, read ahead (warm_docs)
-_KEEP = 0
+_DOCS = KeptRows()  # rowid -> its Doc, as the searches met it (keep_docs) and read ahead (warm_docs)
 
 
 def keep_docs(n: int) -> None:
     """Keep the text of up to ``n`` entries between searches (the resident answerer), and forget what
     ``warm_docs`` read. A rowid is never given to another entry, so what is kept stays true."""
-    global _KEEP
-    _KEEP = n
-    _KEPT.clear()
-    _WARM.clear()
+    _DOCS.reset(n)
 
 
 def spaced(toks: str) -> str:
@@ -293,27 +279,20 @@ def spaced(toks: str) -> str:
 def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
     """Read ahead and keep the texts of up to ``n`` entries with rowids under ``below``, newest first (at
     most ``most`` in all, whatever the searches keep); their rowids, lowest last (none: all read, or full)."""
-    room = min(n, most - len(_WARM))
+    room = min(n, most - len(_DOCS.ahead))
     if room <= 0:
         return []
     rows = conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE rowid < ? ORDER BY rowid DESC LIMIT ?",
                         (below, room)).fetchall()
-    _WARM.update({rowid: (dl, spaced(toks)) for rowid, dl, toks in rows})
+    _DOCS.ahead.update({rowid: (dl, spaced(toks)) for rowid, dl, toks in rows})
     return [r[0] for r in rows]
 
 
 def _docs(conn: Connection, rowids: list[int]) -> list[tuple[int, Doc]]:
     """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc, what was kept first (a kept
     entry takes well under a kilobyte: its text as one string)."""
-    docs = {r: doc for r in rowids if (doc := _WARM.get(r) or _KEPT.get(r)) is not None}
-    asked = [r for r in rowids if r not in docs]
     sql = "SELECT rowid, len, toks FROM lex_doc WHERE rowid IN ({})"
-    got = {rowid: (dl, spaced(toks)) for rowid, dl, toks in rows_in(conn, sql, asked)}
-    if _KEEP and got:
-        if len(_KEPT) + len(got) > _KEEP:
-            _KEPT.clear()  # why: bounded; the entries asked for again come back at the next searches
-        _KEPT.update(got)
-    docs.update(got)
+    docs = _DOCS.get(rowids, lambda asked: {r: (dl, spaced(toks)) for r, dl, toks in rows_in(conn, sql, asked)})
     return [(r, docs[r]) for r in rowids if r in docs]
 
 
