@@ -254,20 +254,19 @@ def back_off(where: str, now: float) -> None:
         pass
 
 
-def read_all(sock: _socket.socket, limit: int, seconds: float | None = None) -> bytes:
-    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read).
-    ``seconds``: within that long in all (a peer that holds its connection idle, or trickles bytes,
-    is dropped: TimeoutError); else each read waits as long as the socket's own timeout."""
+def read_all(sock: _socket.socket, limit: int, seconds: float) -> bytes:
+    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read),
+    within ``seconds`` in all: a peer that holds its connection idle, or trickles bytes, is dropped
+    (TimeoutError)."""
     import time
 
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = time.monotonic() + seconds
     got = bytearray()
     while len(got) <= limit:
-        if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("nothing whole in time")
-            sock.settimeout(left)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("nothing whole in time")
+        sock.settimeout(left)
         if not (chunk := sock.recv(65536)):
             break
         got += chunk
