@@ -166,8 +166,6 @@ def keep_vectors(n: int) -> None:
 def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
     """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
     cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out)."""
-    if not rowids:
-        return {}
     from math import dist
 
     # why: math.dist works in C (2.4 against 6.1 us a text for the sum of products), and |q - v|^2 =
