@@ -207,16 +207,6 @@ def read_learning(path: str) -> dict | None:
             else (text_of(meta.get("status")) or "deprecated")}
 
 
-def folder_mark(folder: str) -> str:
-    """The month folder's own ``stat``: it changes when a file in it is created, removed or replaced
-    (every write of the store, and every editor that saves by renaming a new file into place)."""
-    try:
-        st = os.stat(folder)
-    except OSError:
-        return "missing"
-    return f"{st.st_ino}:{st.st_mtime_ns}"
-
-
 def file_stamps(folder: str) -> dict[str, str]:
     """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file); a hidden
     ``.md`` name is none (``files.is_learning_name``), and one indexed before is dropped."""

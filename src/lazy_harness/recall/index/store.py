@@ -347,7 +347,9 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
     look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
     for folder in folders:
         unit = FOLDER_PREFIX + folder
-        mark = sources.folder_mark(folder)
+        # the month folder's own ``stat``: it changes when a file in it is created, removed or replaced
+        # (every write of the store, and every editor that saves by renaming a new file into place)
+        mark = lines.file_stamp(folder) or "missing"
         if folder not in look and marks.get(unit) == mark:
             continue
         known = _files_in(conn, folder)
