@@ -12,6 +12,7 @@ import sys
 from contextlib import suppress
 
 from lazy_harness import jsonload
+from lazy_harness.memory.lines import file_stamp
 from lazy_harness.recall.resident.client import (ASK_TIMEOUT, BACKOFF_NAME, LOCK_NAME, MAX_QUESTION, PID_NAME,
                                           PROCESS_ENV, READ_SECONDS, SOCKET_NAME, WAKE_SECONDS, code_stamp, folder,
                                           is_answerer, peer_uid, pid_in, read_all)
@@ -104,29 +105,22 @@ class Kept:
 
 
 class Code:
-    """The package's module files as the answerer found them ((mtime_ns, size) each): one changed or
-    gone means other code is installed, and the answerer leaves (``code_stamp`` covers only the
-    protocol's two files; this covers the ranking, the hold check, the model's pins...)."""
+    """The package's module files as the answerer found them (``lines.file_stamp``: inode, size and
+    mtime_ns each): one changed or gone means other code is installed, and the answerer leaves
+    (``code_stamp`` covers only the protocol's two files; this covers the ranking, the hold check, the
+    model's pins...)."""
 
     def __init__(self, root: str | None = None) -> None:
         import lazy_harness
 
-        self.seen: dict[str, tuple[int, int]] = {}
+        self.seen: dict[str, str | None] = {}
         for where, dirs, names in os.walk(root or os.path.dirname(os.path.abspath(lazy_harness.__file__))):
             dirs[:] = [d for d in dirs if d != "__pycache__"]
             found = [os.path.join(where, name) for name in names if name.endswith(".py")]
-            self.seen |= {path: self._stat(path) or (0, -1) for path in found}
-
-    @staticmethod
-    def _stat(path: str) -> tuple[int, int] | None:
-        try:
-            st = os.stat(path)
-        except OSError:
-            return None
-        return st.st_mtime_ns, st.st_size
+            self.seen |= {path: file_stamp(path) for path in found}
 
     def changed(self) -> bool:
-        return any(self._stat(path) != seen for path, seen in self.seen.items())
+        return any(file_stamp(path) != seen for path, seen in self.seen.items())
 
 
 def idle_seconds(env: Env) -> float:
