@@ -150,6 +150,30 @@ def test_the_cli_rebuilds_an_index_damaged_inside(tmp_path):
     assert len(found) == 400
 
 
+
+def test_a_commands_read_that_meets_damage_the_writer_did_not_read_is_built_again(tmp_path):
+    """The writer's update, with nothing to index and every text its vector, reads no entry's words:
+    a damaged page of them is met by the command's read, which removes the index and reads one built
+    again from the files (``for_commands.read_current``)."""
+    from lazy_harness.recall.index import writer
+
+    mem = setup(tmp_path, 400)
+    path = paths.recall_index_file()
+    assert writer.update(path, [mem], None) == (400, 400)
+    conn = sqlite3.connect(path)
+    size = conn.execute("PRAGMA page_size").fetchone()[0]
+    leaves = [p for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name='lex_doc' AND pagetype='leaf'")]
+    conn.close()
+    assert len(leaves) > 5
+    with open(path, "r+b") as fh:  # the entries' words: only a search reads them
+        for page in leaves:
+            fh.seek((page - 1) * size)
+            fh.write(b"\xff" * size)
+    where, args = lookup.scope_sql([mem], "proj")
+    found, indexed = for_commands.read_current(path, [mem], None,
+                                               lambda c: found_by(c, "queues", where, args, 1000), deep=True)
+    assert indexed == 400 and len(found) == 400
+
 def _visible(conn, mdir, project, query):
     where, args = lookup.scope_sql([mdir], project)
     return [(r[1], r[10]) for r in found_by(conn, query, where, args, 10)]
