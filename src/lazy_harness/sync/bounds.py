@@ -1,0 +1,73 @@
+"""What a remote may bring, checked before anything of it is written here: how many files (in all, in
+one round, project folders). Each refusal is one line ending ``refused, nothing merged``, the
+round's usual refusal (docs/how/sync.md, "How much a remote may bring"; ADR 0066)."""
+
+from __future__ import annotations
+
+import shlex
+
+from lazy_harness.sync.repo import BRANCH, SEEN, SyncError, _git
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+# why these numbers: a heavy user's memory after a year holds about 3,000 learnings (benchmarks'
+# "large" memory) and a few hundred project folders of 6 JSONL files and their journals, some 10,000
+# files in all; a machine back from a month offline gets a few hundred at once. Past them the merge
+# itself costs minutes (20,000 learnings: 238 s in one round) before every SessionStart and crawl
+# pays again. A tree that was past a bound already (grown here, or when this machine joined) is left
+# alone, as layout.MAX_FILE_BYTES is.
+MAX_FILES = 100_000  # in the remote's tree
+MAX_NEW_FILES = 20_000  # the remote gained since this machine last merged it, that this machine lacks
+MAX_PROJECTS = 5_000  # project memory folders in the remote's tree
+
+
+def _paths(data: str, commit: str, env: Mapping[str, str] | None) -> set[str]:
+    """The files ``commit`` holds (an empty set for no commit)."""
+    if not commit:
+        return set()
+    listing = _git(data, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, env=env).stdout
+    return {p for p in listing.split("\0") if p}
+
+
+def _projects(paths: Iterable[str], projects: str) -> set[str]:
+    """The project folders among ``paths`` (below ``projects``, relative to the data folder)."""
+    top = "" if projects in ("", ".") else projects.rstrip("/") + "/"
+    return {p[len(top):].partition("/")[0] for p in paths if p.startswith(top) and "/" in p[len(top):]}
+
+
+def _remote(data: str, env: Mapping[str, str] | None) -> str:
+    """The remote as the refusals name it: its URL."""
+    url = _git(data, "config", "--get", "remote.origin.url", check=False, env=env).stdout.strip()
+    return url or "origin"
+
+
+def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projects: str = "projects") -> None:
+    """Refuse ``origin/main`` when it holds more files or project folders than memory grows to, gained
+    more since the remote's commit this machine last merged (:data:`SEEN`) than memory gains between
+    two rounds. ``before``: this machine's commit (``""``: none); what it holds is no news.
+    why SEEN alone, not ``merge.known_remote``: before a first merge that falls back to the fetched
+    ``origin/main``, which would exempt every remote from the bounds on the round a machine joins."""
+    seen = _git(data, "rev-parse", "-q", "--verify", f"{SEEN}^{{commit}}", check=False, env=env).stdout.strip()
+    theirs = _paths(data, f"origin/{BRANCH}", env)
+    ours, known = _paths(data, before, env), _paths(data, seen, env)
+    here = max(len(ours), len(known))
+    if len(theirs) > MAX_FILES >= here:
+        raise _too_many(data, env, f"holds {len(theirs):,} files", f"more than memory grows to ({MAX_FILES:,})")
+    folders = len(_projects(theirs, projects))
+    if folders > MAX_PROJECTS >= max(len(_projects(ours, projects)), len(_projects(known, projects))):
+        raise _too_many(data, env, f"holds {folders:,} project folders",
+                        f"more than a person works in ({MAX_PROJECTS:,})")
+    new = theirs - ours - known if known else set()
+    if len(new) > MAX_NEW_FILES:
+        raise _too_many(data, env, f"adds {len(new):,} files in one round (such as {min(new)!r})",
+                        f"more than memory gains between two rounds ({MAX_NEW_FILES:,})")
+
+
+def _too_many(data: str, env: Mapping[str, str] | None, what: str, why: str) -> SyncError:
+    return SyncError(f"the remote {_remote(data, env)} {what}, {why}: refused, nothing merged",
+                     hint="delete what it gained on the remote (git log --stat there names it), then lh sync; "
+                          f"if those files are your memory, git -C {shlex.quote(data)} update-ref -d {SEEN} "
+                          "and lh sync takes them (docs/how/sync.md)")
+
