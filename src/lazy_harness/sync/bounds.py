@@ -1,11 +1,13 @@
 """What a remote may bring, checked before anything of it is written here: how many files (in all, in
-one round, project folders). Each refusal is one line ending ``refused, nothing merged``, the
-round's usual refusal (docs/how/sync.md, "How much a remote may bring"; ADR 0066)."""
+one round, project folders), a name in which the redactor finds a secret. Each refusal is one line
+ending ``refused, nothing merged``, the round's usual refusal (docs/how/sync.md, "How much a remote
+may bring"; ADR 0066)."""
 
 from __future__ import annotations
 
 import shlex
 
+from lazy_harness.sync.layout import shown
 from lazy_harness.sync.repo import BRANCH, SEEN, SyncError, _git
 
 TYPE_CHECKING = False
@@ -38,15 +40,17 @@ def _projects(paths: Iterable[str], projects: str) -> set[str]:
 
 
 def _remote(data: str, env: Mapping[str, str] | None) -> str:
-    """The remote as the refusals name it: its URL."""
+    """The remote as the refusals name it: its URL, through the redactor (a token in an https URL)."""
     url = _git(data, "config", "--get", "remote.origin.url", check=False, env=env).stdout.strip()
-    return url or "origin"
+    return shown(url or "origin")[1:-1]
 
 
-def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projects: str = "projects") -> None:
+def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projects: str = "projects",
+                   extra: tuple[str, ...] = ()) -> None:
     """Refuse ``origin/main`` when it holds more files or project folders than memory grows to, gained
     more since the remote's commit this machine last merged (:data:`SEEN`) than memory gains between
-    two rounds. ``before``: this machine's commit (``""``: none); what it holds is no news.
+    two rounds, or brings a name in which the redactor finds a secret. ``before``: this machine's
+    commit (``""``: none); what it holds is no news. ``extra``: the person's own redactor patterns.
     why SEEN alone, not ``merge.known_remote``: before a first merge that falls back to the fetched
     ``origin/main``, which would exempt every remote from the bounds on the round a machine joins."""
     seen = _git(data, "rev-parse", "-q", "--verify", f"{SEEN}^{{commit}}", check=False, env=env).stdout.strip()
@@ -61,8 +65,9 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
                         f"more than a person works in ({MAX_PROJECTS:,})")
     new = theirs - ours - known if known else set()
     if len(new) > MAX_NEW_FILES:
-        raise _too_many(data, env, f"adds {len(new):,} files in one round (such as {min(new)!r})",
+        raise _too_many(data, env, f"adds {len(new):,} files in one round (such as {shown(min(new))})",
                         f"more than memory gains between two rounds ({MAX_NEW_FILES:,})")
+    _refuse_secret_names(theirs - ours, extra)
 
 
 def _too_many(data: str, env: Mapping[str, str] | None, what: str, why: str) -> SyncError:
@@ -70,4 +75,24 @@ def _too_many(data: str, env: Mapping[str, str] | None, what: str, why: str) -> 
                      hint="delete what it gained on the remote (git log --stat there names it), then lh sync; "
                           f"if those files are your memory, git -C {shlex.quote(data)} update-ref -d {SEEN} "
                           "and lh sync takes them (docs/how/sync.md)")
+
+
+def _refuse_secret_names(new: set[str], extra: tuple[str, ...]) -> None:
+    """Refuse a name of ``new`` in which the redactor finds a secret. why refused, not held: a hold
+    keeps an entry's text from sessions, but a file's name is printed by every listing that names the
+    file (``lh memory show``, the page, sync's messages), and no entry's text holds it."""
+    if not new:
+        return
+    from lazy_harness.redact import redact
+
+    names = sorted(new)
+    if not redact("\n".join(names), extra)[1]:  # why: one pass for all (30,000 names: 0.75 s)
+        return
+    for name in names:
+        cleaned, found = redact(name, extra)
+        if found:
+            raise SyncError(f"the remote holds {cleaned!r}, a name in which the redactor finds a secret: "
+                            "refused, nothing merged",
+                            hint="rename or delete it on the remote (git mv, and rotate the secret: the "
+                                 "remote's history keeps it), then lh sync")
 

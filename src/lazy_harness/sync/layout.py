@@ -95,7 +95,15 @@ def _month(name: str) -> bool:
 
 
 def _shown(folder: str) -> str:
-    return repr(folder) if folder not in ("", ".") else "the data folder itself"
+    return shown(folder) if folder not in ("", ".") else "the data folder itself"
+
+
+def shown(path: str) -> str:
+    """A path of the remote as sync's messages name it: through the redactor's built-in rules (a key in
+    a file's name, anyone who can push chooses it), then quoted, a control character escaped (repr)."""
+    from lazy_harness.redact import redact
+
+    return repr(redact(path)[0])
 
 
 def _memory_files() -> tuple[str, ...]:
@@ -137,7 +145,7 @@ def _other_layout_error(data: str, path: str, found: tuple[str, str], projects: 
     delete it, since it is another machine's memory."""
     setting, there = found
     here = projects if setting == "[memory] path" else os.path.dirname(learnings)
-    return SyncError(f"the remote holds {path!r}, memory kept at {_shown(there)} of the data folder by a machine "
+    return SyncError(f"the remote holds {shown(path)}, memory kept at {_shown(there)} of the data folder by a machine "
                      f"whose {setting} differs from this one's ({os.path.normpath(os.path.join(data, here))}): "
                      "[memory] path and [knowledge] path must be the same on every machine that syncs; refused, "
                      "nothing merged",
@@ -173,17 +181,17 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
         meta, _, path = entry.partition("\t")
         mode = meta.partition(" ")[0]
         if mode not in ("100644", "100755"):
-            stranger = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {path!r}"
+            stranger = f"{'a symbolic link' if mode == '120000' else 'a non-file'} at {shown(path)}"
             break
         unwritable = _unwritable(path)
         if unwritable:  # why first: every round of every machine stopped in git's checkout on it
-            stranger = stranger or f"{path!r}, {unwritable}"
+            stranger = stranger or f"{shown(path)}, {unwritable}"
             continue
         why = outside_layout(path, projects, learnings)
         found = other_layout(path, projects, learnings) if why else None
         if found:  # why before any stranger: its hint to delete must not reach another machine's memory
             raise _other_layout_error(data, path, found, projects, learnings)
-        stranger = stranger or (f"{path!r}, {why}" if why else "")
+        stranger = stranger or (f"{shown(path)}, {why}" if why else "")
     if stranger:
         raise SyncError(f"the remote holds {stranger}: refused, nothing merged",
                         hint="delete it on the remote, then lh sync")
@@ -218,7 +226,7 @@ def _refuse_long_lines(data: str, before: str, env: Mapping[str, str] | None) ->
         ours = _long_lines(file_at(data, before, path, env)) if before else {}
         new = [n for line, n in _long_lines(file_at(data, f"origin/{BRANCH}", path, env)).items() if line not in ours]
         if new:
-            raise SyncError(f"the remote holds a line longer than {lines.MAX_LINE >> 20} MiB in {path!r} (line "
+            raise SyncError(f"the remote holds a line longer than {lines.MAX_LINE >> 20} MiB in {shown(path)} (line "
                             f"{min(new)}), which no reader of memory reads: refused, nothing merged",
                             hint="delete that line on the remote, then lh sync")
 
@@ -248,7 +256,7 @@ def _refuse_huge_files(data: str, before: str, seen: str, env: Mapping[str, str]
                 big.pop(path, None)
     if big:
         path, n = min(big.items())
-        raise SyncError(f"the remote holds {path!r} of {_size(n)}, more than a memory file grows to "
+        raise SyncError(f"the remote holds {shown(path)} of {_size(n)}, more than a memory file grows to "
                         f"({_size(MAX_FILE_BYTES)}): refused, nothing merged",
                         hint="delete the lines it gained on the remote, then lh sync")
 

@@ -107,12 +107,12 @@ def remember_remote(data: str, env: Mapping[str, str] | None = None) -> None:
 
 
 def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
-                 learnings: str = "knowledge/learnings", rewritten: str = "") -> list[str]:
+                 learnings: str = "knowledge/learnings", rewritten: str = "", extra: tuple[str, ...] = ()) -> list[str]:
     """Merge ``origin/main`` into ours; returns the paths the merge changed here. A remote holding
     anything but memory, a line no reader reads, or a file grown past any memory file's size, is refused
     first (``layout._refuse_strangers``, ``layout._refuse_long_lines``, ``layout._refuse_huge_files``), as is
-    one that brings more files than memory grows to (``bounds.check_arrivals``); ``projects`` and
-    ``learnings``:
+    one that brings more files than memory grows to or a name holding a secret (``bounds.check_arrivals``,
+    ``extra``: the person's redactor patterns); ``projects`` and ``learnings``:
     where this machine keeps them, relative to the data folder). ``rewritten``: the remote's commit
     this clone last knew, when its owner rewrote the history since (:func:`rewritten_from`): what this
     machine changed since then goes on top of the new history (:func:`_onto_rewritten`).
@@ -129,7 +129,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     # pushed under a [memory] path it has since changed (and moved) must not be refused as another's
     if before and not rewritten and _is_ancestor(data, theirs, before, env):
         return []
-    check_arrivals(data, before, env, projects)  # why first: a tree of 200,000 files is refused by its count
+    check_arrivals(data, before, env, projects, extra)  # why first: a tree of 200,000 files is refused by its count
     _refuse_strangers(data, env, projects, learnings)
     _refuse_long_lines(data, before, env)
     _refuse_huge_files(data, before, known_remote(data, env), env)

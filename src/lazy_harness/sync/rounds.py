@@ -195,7 +195,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     merge_env = {**(os.environ if env is None else env), conflicts.ENV: conflicts.side_file(data)}
     before = _head(data, env)
     try:
-        merged = merge_remote(data, merge_env, *_where(cfg, env, data), rewritten=rewritten)
+        merged = merge_remote(data, merge_env, *_where(cfg, env, data), rewritten=rewritten, extra=extra)
     except WrittenMeanwhile:
         if last:
             raise
