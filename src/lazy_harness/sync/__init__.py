@@ -33,7 +33,7 @@ in: the data folder's ``.git``, a remote on this machine), ``repo`` (running git
 such a repository, the version of git),
 ``repo_setup`` (ignore rules, attributes, merge drivers, ``origin``), ``layout`` (what memory is made
 of, the refusal of a remote holding anything else), ``bounds`` (how many files a remote may bring,
-names that hold a secret), ``write_merged`` (a merge's files written under the
+names one disk takes for one, names that hold a secret), ``write_merged`` (a merge's files written under the
 memory writers' locks), ``leftovers`` (what a killed round left), ``merge`` (fetch, the merge of
 ``origin/main``, and a remote whose history was rewritten), ``forgotten`` (a forget met by an edit of
 its entry, said), ``replaced`` (this machine's edit of an entry replaced by another machine's, said),

@@ -1,11 +1,12 @@
 """What a remote may bring, checked before anything of it is written here: how many files (in all, in
-one round, project folders), a name in which the redactor finds a secret. Each refusal is one line
-ending ``refused, nothing merged``, the round's usual refusal (docs/how/sync.md, "How much a remote
-may bring"; ADR 0066)."""
+one round, project folders), two names one disk takes for one (case, Unicode normalisation), a name
+in which the redactor finds a secret. Each refusal is one line ending ``refused, nothing merged``,
+the round's usual refusal (docs/how/sync.md, "How much a remote may bring"; ADR 0066)."""
 
 from __future__ import annotations
 
 import shlex
+import unicodedata
 
 from lazy_harness.sync.layout import shown
 from lazy_harness.sync.repo import BRANCH, SEEN, SyncError, _git
@@ -96,3 +97,40 @@ def _refuse_secret_names(new: set[str], extra: tuple[str, ...]) -> None:
                             hint="rename or delete it on the remote (git mv, and rotate the secret: the "
                                  "remote's history keeps it), then lh sync")
 
+
+def _key(name: str) -> str:
+    """``name`` as a case-insensitive, normalising disk (APFS, HFS+, NTFS) compares names."""
+    if name.isascii():
+        return name.lower()
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", name).casefold())
+
+
+def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, str] | None) -> None:
+    """Refuse the merge ``commit`` when it holds two names (files or folders) that differ only in case
+    or Unicode normalisation and the remote brought one of them (a path below it that ``before``, this
+    machine's commit, lacks). why by name, on every platform: on macOS one is written over the other
+    (two projects' memory in one folder, a learning lost), and a Linux machine pushes the pair on."""
+    ours, merged = _paths(data, before, env), _paths(data, commit, env)
+    if merged <= ours:  # why: most merges bring lines, no new name: nothing to compare
+        return
+    done: set[str] = set()
+    names: dict[str, set[str]] = {}  # each name (file or folder) by its key
+    fresh: set[str] = set()  # the names with a path below them that ``before`` lacks
+    for path in merged:
+        name, new = path, path not in ours
+        while name:  # why up from the file: a folder met before is keyed once (10,000 files: 4 folders deep)
+            if name in fresh or (not new and name in done):
+                break
+            if name not in done:
+                done.add(name)
+                names.setdefault(_key(name), set()).add(name)
+            if new:
+                fresh.add(name)
+            name = name.rpartition("/")[0]
+    pairs = [sorted(group) for group in names.values() if len(group) > 1 and group & fresh]
+    if pairs:
+        one, two = min(pairs, key=lambda g: (g[0].count("/"), g))[:2]
+        raise SyncError(f"the remote holds {shown(one)} and {shown(two)}, names that differ only in case or "
+                        "Unicode normalisation, one file on a case-insensitive or normalising disk (macOS, "
+                        "Windows): refused, nothing merged",
+                        hint="rename or delete one of them on the remote, then lh sync")

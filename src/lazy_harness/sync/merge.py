@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.bounds import check_arrivals
+from lazy_harness.sync.bounds import check_arrivals, refuse_one_on_disk
 from lazy_harness.sync.layout import _refuse_huge_files, _refuse_long_lines, _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
 from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
@@ -112,7 +112,8 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     anything but memory, a line no reader reads, or a file grown past any memory file's size, is refused
     first (``layout._refuse_strangers``, ``layout._refuse_long_lines``, ``layout._refuse_huge_files``), as is
     one that brings more files than memory grows to or a name holding a secret (``bounds.check_arrivals``,
-    ``extra``: the person's redactor patterns); ``projects`` and ``learnings``:
+    ``extra``: the person's redactor patterns), or a merge holding two names one disk takes for one
+    (``bounds.refuse_one_on_disk``); ``projects`` and ``learnings``:
     where this machine keeps them, relative to the data folder). ``rewritten``: the remote's commit
     this clone last knew, when its owner rewrote the history since (:func:`rewritten_from`): what this
     machine changed since then goes on top of the new history (:func:`_onto_rewritten`).
@@ -145,6 +146,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
                       f"Merge remote-tracking branch 'origin/{BRANCH}'", env=env).stdout.strip()
     if not rewritten:  # why not then: what the owner's rewrite took out stays out (--accept-rewrite)
         commit = _ledger_kept(data, before, theirs, commit, env)
+    refuse_one_on_disk(data, before, commit, env)
     changes = _changes(data, before, commit, env)
     _install(data, changes, commit, env, projects, learnings)
     _git(data, "update-ref", "-m", f"lh sync: merge origin/{BRANCH}", "HEAD", commit, before, env=env)
