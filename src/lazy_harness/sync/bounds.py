@@ -50,8 +50,9 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
                    extra: tuple[str, ...] = ()) -> None:
     """Refuse ``origin/main`` when it holds more files or project folders than memory grows to, gained
     more since the remote's commit this machine last merged (:data:`SEEN`) than memory gains between
-    two rounds, or brings a name in which the redactor finds a secret. ``before``: this machine's
-    commit (``""``: none); what it holds is no news. ``extra``: the person's own redactor patterns.
+    two rounds, or brings a name in which the redactor finds a secret (one it held then is no news).
+    ``before``: this machine's commit (``""``: none); what it holds is no news. ``extra``: the
+    person's own redactor patterns.
     why SEEN alone, not ``merge.known_remote``: before a first merge that falls back to the fetched
     ``origin/main``, which would exempt every remote from the bounds on the round a machine joins."""
     seen = _git(data, "rev-parse", "-q", "--verify", f"{SEEN}^{{commit}}", check=False, env=env).stdout.strip()
@@ -68,7 +69,7 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
     if len(new) > MAX_NEW_FILES:
         raise _too_many(data, env, f"adds {len(new):,} files in one round (such as {shown(min(new))})",
                         f"more than memory gains between two rounds ({MAX_NEW_FILES:,})")
-    _refuse_secret_names(theirs - ours, extra)
+    _refuse_secret_names(theirs - ours - known, extra)  # why not known: it held them when this machine last merged it
 
 
 def _too_many(data: str, env: Mapping[str, str] | None, what: str, why: str) -> SyncError:
