@@ -38,7 +38,7 @@ def our_commands(data):
 
 def test_command_is_the_python_without_site_then_the_launcher_then_the_event():
     argv = shlex.split(settings.command_for("Stop", PY, parent="/opt/venv/lib/python3.11/site-packages"))
-    assert argv[:4] == [PY, "-I", "-S", "-c"] and argv[5] == "Stop" and len(argv) == 6
+    assert argv[:4] == [PY, "-I", "-S", "-c"] and argv[5:] == ["Stop", "||", "exit", "0"]
     assert argv[4] == ('import sys; sys.path.append("/opt/venv/lib/python3.11/site-packages")\n'
                        "try: from lazy_harness.hooks.launch import run; run()\n"
                        "except Exception: raise SystemExit(0)")
@@ -70,7 +70,7 @@ def test_python_path_with_spaces_is_quoted_so_shlex_gives_it_back(tmp_path):
     data = json.loads(target.read_text())
     for o in settings.find_ours(data):
         argv = shlex.split(o.command)
-        assert argv[0] == py and argv[-1] == o.event and settings.RUN in argv[-2]
+        assert argv[0] == py and argv[-4:] == [o.event, "||", "exit", "0"] and settings.RUN in argv[-5]
 
 
 def test_the_older_module_form_is_ours_and_replaced_at_install(tmp_path):
@@ -348,7 +348,7 @@ def test_portable_command_names_no_path_of_this_machine(tmp_path):
     change = settings.install(str(target), python=PY, portable=True)
     assert change.action == "created"
     data = json.loads(target.read_text())
-    assert our_commands(data) == {e: f"lh-hook {e}" for e in settings.EVENTS}
+    assert our_commands(data) == {e: f"lh-hook {e} || exit 0" for e in settings.EVENTS}
     assert str(tmp_path) not in target.read_text() and PY not in target.read_text()
 
 
@@ -357,7 +357,7 @@ def test_switching_between_forms_replaces_never_duplicates(tmp_path):
     settings.install(str(target), python=PY)
     settings.install(str(target), portable=True)
     data = json.loads(target.read_text())
-    assert our_commands(data) == {e: f"lh-hook {e}" for e in settings.EVENTS}
+    assert our_commands(data) == {e: f"lh-hook {e} || exit 0" for e in settings.EVENTS}
     assert len(settings.find_ours(data)) == len(settings.EVENTS)
     settings.install(str(target), python=PY)
     assert our_commands(json.loads(target.read_text())) == {e: settings.command_for(e, PY) for e in settings.EVENTS}

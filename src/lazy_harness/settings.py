@@ -60,6 +60,11 @@ RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher b
 # upgrade, a syntax error), must not turn every hook into a traceback and exit 1 in the person's session; the
 # try costs nothing, and an installed package runs as before (hooks.entry.run leaves with os._exit(0) itself)
 GONE = "except Exception: raise SystemExit(0)"
+# why: what the command starts can be gone while the entry stays (pipx uninstall, a deleted virtualenv, a Python
+# upgrade that took the venv's interpreter, a teammate without lh-hook for a project's shared file): sh then
+# exits 127 and Claude Code shows "hook error" after every turn and before every prompt. Our hooks always exit
+# 0 themselves, so the guard changes nothing while they run (docs/adr/0066-f-a-hook-that-cannot-start-exits-0.md)
+GUARD = " || exit 0"
 # the interpreter's options in the command: -I, isolated (implies -E: no PYTHON* variable is read, such as a
 # PYTHONHOME of another Python or a PYTHONPATH naming the project; -s; -P), -S: no site (docs/adr/0002)
 FLAGS = "-I -S"
@@ -124,9 +129,14 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     (docs/adr/0002). When the package cannot be imported (removed before ``lh hooks uninstall``, or
     broken), the hook exits 0 and prints nothing.
 
+    For Claude Code the command ends with ``|| exit 0`` (``GUARD``): a program that cannot start (the
+    interpreter or ``lh-hook`` gone) exits 0 too, silently.
+
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
-    ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""
-    tail = f" {AGENT_FLAG} {agent}" if agent and agent != "claude" else ""
+    ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI (no guard: written as
+    before)."""
+    codex = bool(agent) and agent != "claude"
+    tail = f" {AGENT_FLAG} {agent}" if codex else GUARD
     if portable:
         return f"{SCRIPT} {event}{tail}"
     from lazy_harness.hotload import package_parent

@@ -97,7 +97,7 @@ def test_installed_command_does_not_import_the_projects_files_through_pythonpath
 
 def test_the_installed_command_is_isolated_and_without_site():
     argv = shlex.split(settings.command_for("Stop", "/usr/bin/python3", parent="/opt/site-packages"))
-    assert argv[:4] == ["/usr/bin/python3", "-I", "-S", "-c"] and argv[5:] == ["Stop"]
+    assert argv[:4] == ["/usr/bin/python3", "-I", "-S", "-c"] and argv[5:] == ["Stop", "||", "exit", "0"]
     codex = shlex.split(settings.command_for("Stop", "/usr/bin/python3", agent=settings.CODEX))
     assert codex[1:3] == ["-I", "-S"] and codex[-3:] == ["Stop", settings.AGENT_FLAG, settings.CODEX]
 

@@ -211,6 +211,10 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
             r.line("warn", "hooks", f"{detail}: written by an older version, whose Python reads the person's "
                    "PYTHONHOME and PYTHONPATH (another Python's PYTHONHOME stops every hook)",
                    "lh hooks install" + (" --project" if f.label == "project" else ""))
+        elif any(not o.command.endswith(settings.GUARD) for o in f.ours):
+            r.line("warn", "hooks", f"{detail}: written by an older version: once what it runs is gone (an "
+                   "interpreter removed with its virtualenv, lh-hook not on PATH), Claude Code shows a hook "
+                   "error after every turn", "lh hooks install" + (" --project" if f.label == "project" else ""))
         else:
             r.line("ok", "hooks", detail)
     if len(holding) > 1:
