@@ -136,6 +136,22 @@ def _refuse_read_only(path: str, command: str) -> None:
                             f"chmod u+w {shlex.quote(path)}, then run {command} again")
 
 
+def _refuse_hard_linked(path: str, command: str) -> None:
+    """A file with more than one name (a dotfiles tool that hard-links it) is not replaced: the rename gives
+    this name a new inode, and the other name keeps the old bytes without a word, Claude Code's later
+    edits missing it too. A symbolic link is written through (``write``), so that is the hint."""
+    try:
+        names = os.stat(path).st_nlink  # a symlink's target: the file that would be replaced
+    except OSError:
+        return  # missing (created) or unreachable: the write reports it
+    if names > 1:
+        raise SettingsError(f"{path}: has {names} names (hard links, such as a copy in a dotfiles repository): "
+                            f"a write would replace this name only, and the other{'s' if names > 2 else ''} would "
+                            "keep the old settings; left untouched",
+                            f"make it a symbolic link to the copy you keep, which lh writes through, then run "
+                            f"{command} again")
+
+
 def _owner(uid: int) -> str:
     import pwd
 
@@ -171,6 +187,7 @@ def refuse(path: str, backup: str, command: str) -> None:
     _refuse_foreign(path, command)
     _refuse_foreign(backup, command)
     _refuse_read_only(path, command)
+    _refuse_hard_linked(path, command)
 
 
 def write(path: str, data: bytes, raw: bytes | None) -> None:
