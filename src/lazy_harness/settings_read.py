@@ -82,6 +82,24 @@ def _read_regular(path: str) -> bytes:
         raise Unreadable(f"{path}: not a regular file; left untouched", f"move {path} aside") from None
 
 
+def _slip(exc: json.JSONDecodeError) -> str:
+    """Where the JSON of a settings file breaks, for the person who edits it: a comment, or a comma after the
+    last member or item, named where it is; else the parser's words where it gave up. why: after a trailing
+    comma the parser gives up at the closing brace on the next line ("Expecting property name enclosed in
+    double quotes"), which points away from the comma."""
+    doc, pos = exc.doc, exc.pos
+    at, what = pos, exc.msg
+    if doc.startswith(("//", "/*"), pos):
+        what = "a comment, which JSON does not allow"
+    elif doc[pos:pos + 1] in ("}", "]"):
+        before = len(doc[:pos].rstrip()) - 1
+        if before >= 0 and doc[before] == ",":
+            at = before
+            what = f"a comma after the last {'member' if doc[pos] == '}' else 'item'}, which JSON does not allow"
+    line, column = doc.count("\n", 0, at) + 1, at - doc.rfind("\n", 0, at)
+    return f"line {line}, column {column}: {what}"
+
+
 def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None]:
     """(parsed object, raw bytes), or (None, None) when the file does not exist.
 
@@ -113,8 +131,7 @@ def read(path: str, hint: str = INSTALL_HINT) -> tuple[dict | None, bytes | None
     except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: not valid JSON (not UTF-8 at byte {exc.start}); left untouched", hint) from None
     except ValueError as exc:
-        where = (f"line {exc.lineno}, column {exc.colno}: {exc.msg}" if isinstance(exc, json.JSONDecodeError)
-                 else str(exc))
+        where = _slip(exc) if isinstance(exc, json.JSONDecodeError) else str(exc)
         raise SettingsError(f"{path}: not valid JSON ({where}); left untouched", hint) from None
     if not isinstance(data, dict):
         raise SettingsError(f"{path}: expected a JSON object at the top level, got {json_type(data)}; "
