@@ -10,7 +10,7 @@ import shutil
 
 from lazy_harness import __version__, settings
 from lazy_harness.cli.doctor_report import Report
-from lazy_harness.cli.hooks_found import not_here_notes, settings_files
+from lazy_harness.cli.hooks_found import managed_policy, managed_policy_says, not_here_notes, settings_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -85,6 +85,11 @@ def check_hooks(r: Report, codex_holds: bool = False) -> str | None:
     """Who registers our hooks for Claude Code: the plugin, settings files, or nobody (a failure only
     when Codex's hooks.json holds none of ours either). Returns the plugin's id when the plugin is
     what registers them (enabled, or disabled with no settings file holding ours), else None."""
+    if policy := managed_policy():
+        # why first and alone: whatever the files and the plugin hold, none of it runs
+        r.line("fail", "hooks", managed_policy_says(policy, "runs none of the hooks of settings files"),
+               "ask whoever manages Claude Code on this machine")
+        return None
     files = settings_files()
     holding = [f for f in files if f.ours]
     for f in files:

@@ -12,7 +12,8 @@ import os
 import click
 
 from lazy_harness import config, logfile, paths, settings, settings_write
-from lazy_harness.cli.hooks_found import LOG_TAIL_LINES, last_fired, not_here_notes, settings_files
+from lazy_harness.cli.hooks_found import (LOG_TAIL_LINES, last_fired, managed_policy, managed_policy_says,
+                                          not_here_notes, settings_files)
 from lazy_harness.cli.hooks_install import (bundle_hook_modules, leave_for_plugin, note_made_folder, register,
                                             remove_made_folder, still_queued, switch_loop_on, warn_other_files,
                                             warn_plugin_installs)
@@ -106,6 +107,9 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
             note_made_folder(target)
         warn_other_files(target)
         warn_plugin_installs(where)
+        if policy := managed_policy():
+            click.echo(f"warning: {managed_policy_says(policy, 'will not run these hooks')} "
+                       "(hint: ask whoever manages Claude Code on this machine)")
     for _check, what, folder in not_here_notes():
         click.echo(f"note: {what} (hint: start claude in {folder})")
     bundle_hook_modules()

@@ -5,6 +5,7 @@ not run, and when each event last fired (hooks.log)."""
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 
 from lazy_harness import logfile, settings, settings_read
@@ -16,6 +17,13 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 LOG_TAIL_LINES = 5000
+# Claude Code's managed settings: an administrator's file that no user or project setting overrides. why
+# here and not in paths.py: a fixed system path of Claude Code's, not a folder of lazy-harness's; only read
+MANAGED_SETTINGS = ("/Library/Application Support/ClaudeCode/managed-settings.json" if sys.platform == "darwin"
+                    else "/etc/claude-code/managed-settings.json")
+# keys of the managed settings that keep every hook of the user's and projects' files, and of plugins,
+# from running (Claude Code runs only the managed file's own hooks, or none)
+POLICY_KEYS = ("disableAllHooks", "allowManagedHooksOnly")
 
 
 @dataclass
@@ -57,6 +65,29 @@ def _inspect(label: str, path: str) -> SettingsFile:
         return SettingsFile(label, path, "missing")
     return SettingsFile(label, path, "ok", settings.find_ours(data), null_matchers=settings.null_matchers(data),
                         disables_all=data.get("disableAllHooks") is True)
+
+
+def managed_policy() -> tuple[str, str] | None:
+    """(the managed settings file, its key) when it keeps our hooks from running: ``"disableAllHooks":
+    true``, or ``"allowManagedHooksOnly": true`` without our hooks among its own. None when there is no
+    such file, it cannot be read, or it lets them run."""
+    try:
+        data, _ = settings_read.read(MANAGED_SETTINGS)
+    except SettingsError:
+        return None  # why: Claude Code cannot read it either; lh doctor's line would be a guess
+    if not data:
+        return None
+    for key in POLICY_KEYS:
+        if data.get(key) is True and (key == "disableAllHooks" or not settings.find_ours(data)):
+            return MANAGED_SETTINGS, key
+    return None
+
+
+def managed_policy_says(found: tuple[str, str], will: str) -> str:
+    """The words for :func:`managed_policy`'s answer, after ``will`` (``will not run these hooks``)."""
+    path, key = found
+    return (f"{path} (managed settings, which no user or project setting overrides) sets \"{key}\": true: "
+            f"Claude Code {will}, nor the lazy-harness plugin's (no session is remembered)")
 
 
 def root_hooks_not_here(cwd: str | None = None) -> tuple[str, str] | None:
