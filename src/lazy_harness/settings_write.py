@@ -161,7 +161,7 @@ def _owner(uid: int) -> str:
         return f"uid {uid}"
 
 
-def _refuse_foreign(path: str, command: str) -> None:
+def _refuse_foreign(path: str, command: str, settings_file: bool = True) -> None:
     """A file (or a backup) another user owns is not edited: the rename would give it to us (to root
     under sudo), and a file another local user could have made is not the person's to write or to
     restore. Refused before anything is written."""
@@ -170,6 +170,15 @@ def _refuse_foreign(path: str, command: str) -> None:
     except OSError:
         return  # missing (created) or unreachable: the write reports it
     me = os.geteuid()
+    if uid != me and settings_file and os.path.islink(path):
+        # why not "run it as its owner": a link to another user's file is made elsewhere (Home Manager's link
+        # into the Nix store, a dotfiles tool run as root), and sudo cannot write a read-only store either
+        real = os.path.realpath(path)
+        raise SettingsError(f"{path}: a link to {real}, which is owned by {_owner(uid)}, not by {_owner(me)}: that "
+                            "file is made elsewhere (Home Manager, a dotfiles tool); left untouched",
+                            "add the hooks where it is made (docs/how/hooks.md), or replace the link with a copy "
+                            f"of your own: cp --remove-destination {shlex.quote(real)} {shlex.quote(path)}; then "
+                            f"run {command} again")
     if uid != me:
         raise SettingsError(f"{path}: owned by {_owner(uid)}, not by {_owner(me)}; left untouched",
                             f"run {command} as its owner")
@@ -178,14 +187,14 @@ def _refuse_foreign(path: str, command: str) -> None:
 def refuse_unwritable(path: str, command: str) -> None:
     """Raise SettingsError for a file another tool would write for us (Codex's config.toml, through
     its app-server) when it is not ours to change: another user's, or without its owner's write bit."""
-    _refuse_foreign(path, command)
+    _refuse_foreign(path, command, settings_file=False)
     _refuse_read_only(path, command)
 
 
 def refuse(path: str, backup: str, command: str) -> None:
     """Before any write: ``path`` and its ``backup`` are ours (``_refuse_foreign``), ``path`` writable."""
     _refuse_foreign(path, command)
-    _refuse_foreign(backup, command)
+    _refuse_foreign(backup, command, settings_file=False)
     _refuse_read_only(path, command)
     _refuse_hard_linked(path, command)
 
