@@ -68,3 +68,21 @@ def test_a_hook_command_of_an_earlier_version_is_replaced_and_doctor_says_why(is
     assert commands(target) == {e: settings.command_for(e) for e in settings.EVENTS}
     assert all(c.endswith(" || exit 0") for c in commands(target).values())
     assert "an interpreter removed" not in invoke("doctor").out
+
+
+def test_after_pip_uninstall_the_hooks_do_nothing_and_doctor_says_so_as_it_is(isolated_home, tmp_path, monkeypatch):
+    """pip uninstall takes the package and leaves the interpreter: the launcher's try makes each hook exit 0
+    silently (no error in the session), so doctor does not say the hooks "fail": they do nothing."""
+    monkeypatch.chdir(tmp_path)
+    site = tmp_path / "venv" / "site-packages"
+    target = isolated_home / ".claude" / "settings.json"
+    target.parent.mkdir(exist_ok=True)
+    hooks = {e: [{"matcher": "", "hooks": [{"type": "command", "timeout": t, "command": settings.command_for(
+        e, sys.executable, parent=str(site))}]}] for e, t in settings.EVENTS.items()}
+    target.write_text(json.dumps({"hooks": hooks}, indent=2))
+    for event, command in commands(target).items():
+        p = run_as_claude_code(command, tmp_path, os.environ["PATH"])
+        assert (event, p.returncode, p.stdout, p.stderr) == (event, 0, b"", b"")
+    said = invoke("doctor").out
+    assert (f"the commands load lazy_harness from {site}, which holds it no more (an install moved or removed): "
+            "every hook exits at once and does nothing (no session is remembered)") in said, said

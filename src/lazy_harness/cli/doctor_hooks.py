@@ -193,7 +193,8 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
         detail = f"{f.path}: {', '.join(events)}"
         if moved and not gone:
             r.line("fail", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(moved)}, which "
-                   "holds it no more (an install moved or removed): every hook fails",
+                   "holds it no more (an install moved or removed): every hook exits at once and does nothing "
+                   "(no session is remembered)",
                    "lh hooks install" + (" --project" if f.label == "project" else ""))
         elif gone:
             hint = "lh hooks install" + (" --project" if f.label == "project" else "")
