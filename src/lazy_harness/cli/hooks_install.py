@@ -214,9 +214,26 @@ def register(target: str, portable: bool) -> None:
         click.echo(line)
     for warning in change.warnings:
         click.echo(f"warning: {warning}")
+    if not portable and (cached := in_a_cache(sys.executable)):
+        click.echo(f"warning: the hooks run {cached}, in a cache that uv or pipx clears; once it is gone they do "
+                   "nothing, without a word (hint: pipx install lazy-harness or uv tool install lazy-harness, then "
+                   "run lh hooks install with that lh)")
     if portable and not shutil.which(settings.SCRIPT):
         click.echo(f"warning: {settings.SCRIPT} is not on PATH here; Claude Code finds it on PATH "
                    "(install with pipx install . or uv tool install ., or activate the venv)")
+
+
+def in_a_cache(python: str) -> str | None:
+    """``python`` when it lives in a cache that its tool clears (``uvx``'s environments under
+    ``~/.cache/uv``, ``pipx run``'s under ``$PIPX_HOME/.cache``: any folder named ``.cache`` on its path,
+    or the cache folder the XDG variables name), else None. why: the hooks name it, and once it is
+    cleared they exit 0 and do nothing (settings.GUARD), so this is the one moment to say it."""
+    from lazy_harness import paths
+
+    where = os.path.abspath(python)
+    if ".cache" in where.split(os.sep) or paths.is_within(where, os.path.dirname(paths.cache_dir())):
+        return where
+    return None
 
 
 def switch_loop_on(cfg: str) -> None:
