@@ -50,3 +50,11 @@ def test_no_policy_that_stops_hooks_changes_nothing(managed, text):
     r = invoke("hooks", "install", "--write-settings")
     assert r.code == 0 and "managed settings" not in r.out
     assert "managed settings" not in invoke("doctor").out
+
+
+def test_hooks_status_says_it_below_the_files(managed):
+    managed.write_text('{"disableAllHooks": true}')
+    invoke("hooks", "install", "--write-settings")
+    out = invoke("hooks", "status").out
+    assert (f"warning: {managed} (managed settings, which no user or project setting overrides) sets "
+            "\"disableAllHooks\": true: Claude Code runs none of these hooks") in out, out

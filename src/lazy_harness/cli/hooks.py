@@ -183,6 +183,9 @@ def status() -> None:
         click.echo(f"plugin: {install.describe()}")
     for check, what, folder in not_here_notes():
         click.echo(f"{check}: {what} (hint: start claude in {folder})")
+    if policy := managed_policy():
+        click.echo(f"warning: {managed_policy_says(policy, 'runs none of these hooks')} "
+                   "(hint: ask whoever manages Claude Code on this machine)")
     from lazy_harness.cli import hooks_codex
 
     if not any(f.ours for f in files) and not any(i.enabled for i in found):
