@@ -201,6 +201,9 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
             if any(os.sep not in g for g in gone):
                 hint = f"put {', '.join(gone)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
             r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
+        elif twice := _run_twice(f.ours):
+            r.line("warn", "hooks", f"{f.path}: {twice}", "lh hooks install" + (" --project" if f.label == "project"
+                                                                               else "") + " (keeps one per event)")
         elif missing:
             r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
         elif narrow := [o for o in f.ours if o.narrow is not None]:
@@ -230,6 +233,18 @@ def _check_settings_hooks(r: Report, holding: list) -> None:
                                for f in holding)
         r.line("warn", "hooks twice", f"registered in {where}: Claude Code runs every file's hooks, so each "
                "event runs more than once (memory read back twice, sessions queued twice)", f"keep one: {keep_one}")
+
+
+def _run_twice(ours: list) -> str:
+    """The events one file registers with more than one different command of ours, said; "" when none.
+    why different: Claude Code drops a command repeated word for word, and runs different ones each."""
+    commands: dict[str, set[str]] = {}
+    for o in ours:
+        commands.setdefault(o.event, set()).add(o.command)
+    times = {1: "once", 2: "twice"}
+    return "; ".join(f"{event} is registered by {len(c)} different commands, and Claude Code runs each (the "
+                     f"event runs {times.get(len(c), f'{len(c)} times')})"
+                     for event, c in commands.items() if len(c) > 1)
 
 
 def check_bundle(r: Report, plugin_id: str | None) -> None:
