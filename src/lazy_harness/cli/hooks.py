@@ -14,7 +14,8 @@ import click
 from lazy_harness import config, logfile, paths, settings, settings_write
 from lazy_harness.cli.hooks_found import (LOG_TAIL_LINES, last_fired, managed_policy, managed_policy_says,
                                           not_here_notes, settings_files)
-from lazy_harness.cli.hooks_install import (bundle_hook_modules, leave_for_plugin, note_made_folder, register,
+from lazy_harness.cli.hooks_install import (bundle_hook_modules, leave_for_plugin, note_made_folder, other_files,
+                                            register,
                                             remove_made_folder, still_queued, switch_loop_on, warn_other_files,
                                             warn_plugin_installs)
 from lazy_harness.cli.hooks_target import is_shared_file, project_of, target_file
@@ -139,8 +140,14 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         remove_made_folder(target)
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
+    # why: the person runs this before pip uninstall; hooks left in another file read here keep running
+    left = other_files(target)
+    for path, remove, root in left:
+        click.echo(f"note: {path} still holds lazy-harness hooks: sessions started in {root} run them "
+                   f"(hint: {remove})")
     if change.action in ("deleted", "updated"):
-        still = still_queued(project_of(target) or project_dir)
+        still = ("the files named above still run the hooks" if left
+                 else still_queued(project_of(target) or project_dir))
         click.echo(f"config.toml left as is ({paths.config_file()}); {still}")
     from lazy_harness.cli import hooks_codex
 

@@ -103,7 +103,18 @@ def warn_other_files(target: str) -> None:
                    "settings.local.json, or the user's settings.json): its hooks run only in sessions started "
                    f"with claude --settings {shlex.quote(target)}")
         return
+    for path, remove, _ in other_files(target):
+        click.echo(f"warning: {path} holds lazy-harness hooks too: Claude Code runs both files, so in this "
+                   "project every event runs twice (memory read back twice, sessions queued twice) "
+                   f"(hint: {remove} removes them there; keep one file)")
+
+
+def other_files(target: str) -> list[tuple[str, str, str]]:
+    """(path, the command that removes ours there, the folder whose sessions read it) for each settings
+    file other than ``target`` that Claude Code reads for a session started in the folder whose
+    ``.claude/`` holds ``target`` (else the current folder) and that holds our hooks."""
     root = project_of(target) or os.getcwd()
+    found = []
     for f in settings_files(root):
         if not f.ours or os.path.realpath(f.path) == os.path.realpath(target):
             continue
@@ -113,9 +124,8 @@ def warn_other_files(target: str) -> None:
             remove = f"lh hooks uninstall --project {shlex.quote(root)}"
         else:
             remove = f"lh hooks uninstall --settings {shlex.quote(f.path)}"
-        click.echo(f"warning: {f.path} holds lazy-harness hooks too: Claude Code runs both files, so in this "
-                   "project every event runs twice (memory read back twice, sessions queued twice) "
-                   f"(hint: {remove} removes them there; keep one file)")
+        found.append((f.path, remove, root))
+    return found
 
 
 def warn_plugin_installs(cwd: str) -> None:
