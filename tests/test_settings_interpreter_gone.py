@@ -86,3 +86,18 @@ def test_after_pip_uninstall_the_hooks_do_nothing_and_doctor_says_so_as_it_is(is
     said = invoke("doctor").out
     assert (f"the commands load lazy_harness from {site}, which holds it no more (an install moved or removed): "
             "every hook exits at once and does nothing (no session is remembered)") in said, said
+
+
+def test_an_upgrade_over_the_earlier_form_says_so_in_one_line(isolated_home, tmp_path, monkeypatch):
+    """The entries this interpreter wrote before the guard differ from this version's only by it: one line
+    says the form changed, not four lines quoting the whole earlier command as if edited by hand."""
+    monkeypatch.chdir(tmp_path)
+    target = isolated_home / ".claude" / "settings.json"
+    target.parent.mkdir(exist_ok=True)
+    earlier = {e: settings.command_for(e).removesuffix(settings.GUARD) for e in settings.EVENTS}
+    target.write_text(json.dumps({"hooks": {e: [{"matcher": "", "hooks": [
+        {"type": "command", "command": c, "timeout": settings.EVENTS[e]}]}] for e, c in earlier.items()}}, indent=2))
+    out = invoke("hooks", "install", "--write-settings").out
+    assert "rewrote the command" not in out, out
+    assert (f"updated the command of SessionStart, Stop, SessionEnd, UserPromptSubmit in {target} to this "
+            "version's form: it ends with || exit 0, so a hook whose program is gone exits 0 and says nothing") in out

@@ -184,7 +184,7 @@ def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
         data, _ = settings_read.read(target)
     except SettingsError:
         return wanted, []  # why: install refuses the file with its own line, nothing written
-    lines, seen = [], set()
+    lines, seen, upgraded = [], set(), []
     for found in settings.find_ours(data or {}):
         event, timeout = found.event, found.timeout
         if event not in events or event in seen:
@@ -200,10 +200,15 @@ def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
             lines.append(f"replaced the timeout of {event} in {target} ({had}): ours, {events[event]} s, "
                          "is written")
         command = settings.command_for(event, portable=portable, agent=agent)
-        if found.command != command:
+        if found.command + settings.GUARD == command:
+            upgraded.append(event)  # why one line: this install's own command of before the guard, not a hand edit
+        elif found.command != command:
             # why as JSON: as the file holds it, and on one line (ours spans three)
             lines.append(f"rewrote the command of {event} in {target} to run this install; it was: "
                          f"{json.dumps(found.command, ensure_ascii=False)}")
+    if upgraded:
+        lines.append(f"updated the command of {', '.join(upgraded)} in {target} to this version's form: it ends "
+                     f"with{settings.GUARD}, so a hook whose program is gone exits 0 and says nothing")
     return wanted, lines
 
 
