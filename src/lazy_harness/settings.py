@@ -296,8 +296,8 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
         new = merged(data or {}, events, python, portable, agent)
     except SettingsError as exc:
         raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
-    warnings = [f"{path}: {where}: \"matcher\" is null; Claude Code may ignore this file "
-                "(left as is; use \"\" to match everything)" for where in null_matchers(new)]
+    warnings = [f"{path}: {where}: \"matcher\" is null: Claude Code ignores this whole file, so none of its hooks "
+                "run, ours neither (left as is; use \"\" to match everything)" for where in null_matchers(new)]
     change = Change(path, "unchanged", list(events), None, warnings)
     if data is not None and new == data:
         return change

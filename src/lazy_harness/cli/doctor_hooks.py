@@ -116,10 +116,10 @@ def check_hooks(r: Report, codex_holds: bool = False) -> str | None:
         if f.state == "invalid" and holding:
             r.line("warn", "settings file", f"{f.path}: {f.error}", f.fix or f"fix the JSON in {f.path}")
         for where in f.null_matchers:
-            r.line("warn", "settings file", f"{f.path}: {where} has a null matcher; Claude Code may ignore "
-                   "this file", f"set the matcher to \"\" in {f.path}")
+            r.line("warn", "settings file", f"{f.path}: {where} has a null matcher: Claude Code ignores this "
+                   "whole file", f"set the matcher to \"\" in {f.path}")
     if holding:
-        _check_settings_hooks(r, holding)
+        _check_settings_hooks(r, holding, plugin_works=active is not None and not broken)
         return None
     return _no_settings_hooks(r, [f for f in files if f.state == "invalid"], found, codex_holds, notes)
 
@@ -183,15 +183,21 @@ def _no_settings_hooks(r: Report, unreadable: list, found: list[Install], codex_
     return None
 
 
-def _check_settings_hooks(r: Report, holding: list) -> None:
-    """Each settings file holding our hooks: every event there, each command runnable; and more than one."""
+def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) -> None:
+    """Each settings file holding our hooks: every event there, each command runnable; and more than one.
+    A file with a null matcher is discarded by Claude Code whole: its hooks fail, or warn while the
+    plugin's runs do the work (``_check_twice`` says so)."""
     for f in holding:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
         gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not _runnable(argv[0])})
         moved = sorted({parent for o in f.ours if (parent := _package_gone(_split(o.command)))})
         detail = f"{f.path}: {', '.join(events)}"
-        if moved and not gone:
+        if f.null_matchers:
+            r.line("warn" if plugin_works else "fail", "hooks", f"{detail}: Claude Code ignores this whole file for "
+                   f"the null \"matcher\" at {', '.join(f.null_matchers)}, so none of these hooks run",
+                   f"set that matcher to \"\" in {f.path} (lh leaves the group as it is)")
+        elif moved and not gone:
             r.line("fail", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(moved)}, which "
                    "holds it no more (an install moved or removed): every hook exits at once and does nothing "
                    "(no session is remembered)",

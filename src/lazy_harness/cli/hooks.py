@@ -178,7 +178,7 @@ def status() -> None:
             for o in f.ours:
                 click.echo(f"    {o.event}: {o.command} (timeout {o.timeout} s)")
         for where in f.null_matchers:
-            click.echo(f"    warning: {where} has a null matcher; Claude Code may ignore this file")
+            click.echo(f"    warning: {where} has a null matcher: Claude Code ignores this whole file")
     from lazy_harness import plugin
 
     try:
