@@ -92,10 +92,10 @@ def check_hooks(r: Report, codex_holds: bool = False) -> str | None:
         return None
     files = settings_files()
     holding = [f for f in files if f.ours]
-    for f in files:
-        if f.disables_all:
-            r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
-                   "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
+    off = [f for f in files if f.disables_all]
+    for f in off:
+        r.line("fail", "hooks", f"{f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, ours "
+               "neither (no session is remembered or read back)", f"remove disableAllHooks from {f.path}")
     notes = not_here_notes()
     found, broken = _check_plugin(r, notes)
     active = next((i for i in found if i.enabled), None)
@@ -193,6 +193,8 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
         gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not _runnable(argv[0])})
         moved = sorted({parent for o in f.ours if (parent := _package_gone(_split(o.command)))})
         detail = f"{f.path}: {', '.join(events)}"
+        if f.disables_all:
+            continue  # why: its fail line above speaks for its hooks; an "ok" here would contradict it
         if f.null_matchers:
             r.line("warn" if plugin_works else "fail", "hooks", f"{detail}: Claude Code ignores this whole file for "
                    f"the null \"matcher\" at {', '.join(f.null_matchers)}, so none of these hooks run",

@@ -111,6 +111,10 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
         if policy := managed_policy():
             click.echo(f"warning: {managed_policy_says(policy, 'will not run these hooks')} "
                        "(hint: ask whoever manages Claude Code on this machine)")
+        for f in settings_files(where):
+            if f.disables_all:
+                click.echo(f"warning: {f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, these "
+                           f"neither (hint: remove disableAllHooks from {f.path})")
     for _check, what, folder in not_here_notes():
         click.echo(f"note: {what} (hint: start claude in {folder})")
     bundle_hook_modules()
