@@ -225,6 +225,9 @@ def register(target: str, portable: bool) -> None:
         click.echo(f"command: {settings.command_for('<Event>', portable=portable)}")
         if change.backup:
             click.echo(f"backup: {change.backup}")
+        if read_by_claude(target):  # why: Claude Code takes hooks at a session's start; an edit from outside waits
+            click.echo("note: a Claude Code session already running may keep the hooks it started with: these run "
+                       "from the next session (or once the change is reviewed in /hooks)")
     for line in kept:
         click.echo(line)
     for warning in change.warnings:
