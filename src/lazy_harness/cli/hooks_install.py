@@ -225,6 +225,11 @@ def register(target: str, portable: bool) -> None:
         click.echo(f"command: {settings.command_for('<Event>', portable=portable)}")
         if change.backup:
             click.echo(f"backup: {change.backup}")
+        if change.action == "created" and not portable and os.path.basename(target) == "settings.local.json":
+            # why: Claude Code has git ignore this file when it makes it; made by lh, the next git add took it
+            click.echo(f"note: {target} is yours only and names this machine's interpreter: keep it out of git "
+                       "(Claude Code ignores it in git when it makes the file itself; lh does not edit your "
+                       ".gitignore) (hint: echo .claude/settings.local.json >> .gitignore)")
         if read_by_claude(target):  # why: Claude Code takes hooks at a session's start; an edit from outside waits
             click.echo("note: a Claude Code session already running may keep the hooks it started with: these run "
                        "from the next session (or once the change is reviewed in /hooks)")
