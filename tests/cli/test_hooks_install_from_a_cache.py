@@ -26,8 +26,10 @@ def test_install_from_an_interpreter_in_a_cache_says_the_hooks_would_stop(isolat
     assert all(o.command.startswith(str(python)) for o in settings.find_ours(json.loads(user.read_text())))
 
 
-def test_an_installed_interpreter_gets_no_such_warning(isolated_home, monkeypatch):
-    monkeypatch.setattr(sys, "executable", str(isolated_home / ".local/share/pipx/venvs/lazy-harness/bin/python"))
+@pytest.mark.parametrize("where", [".local/share/pipx/venvs/lazy-harness/bin/python",
+                                   ".cache/pypoetry/virtualenvs/app-Xy12-py3.12/bin/python"])
+def test_an_installed_interpreter_gets_no_such_warning(isolated_home, monkeypatch, where):
+    monkeypatch.setattr(sys, "executable", str(isolated_home / where))
     r = invoke("hooks", "install", "--write-settings")
     assert r.code == 0 and "in a cache" not in r.out
 

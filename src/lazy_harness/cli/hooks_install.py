@@ -247,15 +247,22 @@ def register(target: str, portable: bool) -> None:
 
 
 def in_a_cache(python: str) -> str | None:
-    """``python`` when it lives in a cache that its tool clears (``uvx``'s environments under
-    ``~/.cache/uv``, ``pipx run``'s under ``$PIPX_HOME/.cache``: any folder named ``.cache`` on its path,
-    or the cache folder the XDG variables name), else None. why: the hooks name it, and once it is
-    cleared they exit 0 and do nothing (settings.GUARD), so this is the one moment to say it."""
+    """``python`` when it lives in a cache that its tool clears: ``uvx``'s environments in uv's cache
+    (``<cache>/uv/...``, the XDG cache folder or a ``.cache`` folder), ``pipx run``'s in
+    ``$PIPX_HOME/.cache``; else None. Not Poetry's virtualenvs (``~/.cache/pypoetry/virtualenvs``), which
+    stay until removed. why: the hooks name it, and once it is cleared they exit 0 and do nothing
+    (settings.GUARD), so this is the one moment to say it."""
     from lazy_harness import paths
 
     where = os.path.abspath(python)
-    if ".cache" in where.split(os.sep) or paths.is_within(where, os.path.dirname(paths.cache_dir())):
-        return where
+    parts = where.split(os.sep)
+    caches = {i for i, part in enumerate(parts) if part == ".cache"}
+    xdg = os.path.dirname(paths.cache_dir())
+    if paths.is_within(where, xdg):
+        caches.add(len(xdg.rstrip(os.sep).split(os.sep)) - 1)
+    for i in caches:
+        if parts[i + 1:i + 2] == ["uv"] or (i > 0 and parts[i - 1] == "pipx"):
+            return where
     return None
 
 
