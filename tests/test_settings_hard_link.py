@@ -30,8 +30,10 @@ def test_install_refuses_a_hard_linked_settings_file_and_leaves_both_names(isola
     [line] = r.err.strip().splitlines()
     assert line == (f"lh: {target}: has 2 names (hard links, such as a copy in a dotfiles repository): a write "
                     "would replace this name only, and the other would keep the old settings; left untouched "
-                    "(hint: make it a symbolic link to the copy you keep, which lh writes through, then run lh "
-                    "hooks install again)")
+                    "(hint: when the other name is the copy you keep (dotfiles), make this one a symbolic link to "
+                    "it, which lh writes through; when it is a backup made with hard links, give this name a file "
+                    f"of its own: cp -p {target} {target}.new && mv {target}.new {target}; then run lh hooks "
+                    "install again)")
     assert kept.read_text() == PERSONS and os.path.samefile(kept, target) and target.stat().st_nlink == 2
     assert sorted(os.listdir(target.parent)) == ["settings.json"]  # no backup made for a refused write
 

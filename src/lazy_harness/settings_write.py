@@ -139,17 +139,20 @@ def _refuse_read_only(path: str, command: str) -> None:
 def _refuse_hard_linked(path: str, command: str) -> None:
     """A file with more than one name (a dotfiles tool that hard-links it) is not replaced: the rename gives
     this name a new inode, and the other name keeps the old bytes without a word, Claude Code's later
-    edits missing it too. A symbolic link is written through (``write``), so that is the hint."""
+    edits missing it too. A symbolic link is written through (``write``), so that is the hint; the other
+    name may also be a backup (``cp -al``), which a write in place would change: a copy of its own then."""
     try:
         names = os.stat(path).st_nlink  # a symlink's target: the file that would be replaced
     except OSError:
         return  # missing (created) or unreachable: the write reports it
     if names > 1:
+        q = shlex.quote(path)
         raise SettingsError(f"{path}: has {names} names (hard links, such as a copy in a dotfiles repository): "
                             f"a write would replace this name only, and the other{'s' if names > 2 else ''} would "
                             "keep the old settings; left untouched",
-                            f"make it a symbolic link to the copy you keep, which lh writes through, then run "
-                            f"{command} again")
+                            "when the other name is the copy you keep (dotfiles), make this one a symbolic link to "
+                            "it, which lh writes through; when it is a backup made with hard links, give this name "
+                            f"a file of its own: cp -p {q} {q}.new && mv {q}.new {q}; then run {command} again")
 
 
 def _owner(uid: int) -> str:
