@@ -58,3 +58,14 @@ def test_hooks_status_says_it_below_the_files(managed):
     out = invoke("hooks", "status").out
     assert (f"warning: {managed} (managed settings, which no user or project setting overrides) sets "
             "\"disableAllHooks\": true: Claude Code runs none of these hooks") in out, out
+
+
+def test_install_that_leaves_settings_to_the_plugin_says_it_too(managed):
+    """The plugin's hooks are stopped as well: leaving settings.json to the plugin must not hide it."""
+    from tests.support import claude_plugin
+
+    managed.write_text('{"allowManagedHooksOnly": true}')
+    claude_plugin.install()
+    r = invoke("hooks", "install")  # not a terminal: the settings file is left to the plugin
+    assert "left alone (the plugin runs the hooks)" in r.out, r.out
+    assert f"warning: {managed} (managed settings, which no user or project setting overrides)" in r.out, r.out

@@ -99,7 +99,8 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
     config.check_loop_edit(cfg)
     # why a project's file by its project: the sessions that read it start there, wherever install runs
     where = os.path.dirname(os.path.dirname(target)) if portable or project_of(target) else os.getcwd()
-    if leave_for_plugin(target, leave, where):
+    left_to_plugin = leave_for_plugin(target, leave, where)
+    if left_to_plugin:
         click.echo(f"settings: {target} left alone (the plugin runs the hooks)")
     else:
         made = not os.path.exists(os.path.dirname(target))
@@ -108,13 +109,14 @@ def install(settings_path: str | None, project_dir: str | None, agent: str, leav
             note_made_folder(target)
         warn_other_files(target)
         warn_plugin_installs(where)
-        if policy := managed_policy():
-            click.echo(f"warning: {managed_policy_says(policy, 'will not run these hooks')} "
-                       "(hint: ask whoever manages Claude Code on this machine)")
         for f in settings_files(where):
             if f.disables_all:
                 click.echo(f"warning: {f.path} sets \"disableAllHooks\": true: Claude Code runs no hook, these "
                            f"neither (hint: remove disableAllHooks from {f.path})")
+    if policy := managed_policy():  # why both ways: it stops the plugin's hooks as well as the file's
+        will = "will not run the hooks of settings files" if left_to_plugin else "will not run these hooks"
+        click.echo(f"warning: {managed_policy_says(policy, will)} (hint: ask whoever manages Claude Code on this "
+                   "machine)")
     for _check, what, folder in not_here_notes():
         click.echo(f"note: {what} (hint: start claude in {folder})")
     bundle_hook_modules()
