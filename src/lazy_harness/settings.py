@@ -82,6 +82,7 @@ class Ours:
     command: str
     timeout: object
     narrow: str | None = None  # the matcher (as JSON) of a group that does not match every source or reason
+    background: bool = False  # ``"async": true`` (the person's key): Claude Code runs it without waiting for it
 
 
 @dataclass
@@ -176,7 +177,7 @@ def _narrow(event: str, group: dict) -> str | None:
 
 def find_ours(data: dict) -> list[Ours]:
     """Our entries in file order."""
-    return [Ours(event, entry["command"], entry.get("timeout"), _narrow(event, group))
+    return [Ours(event, entry["command"], entry.get("timeout"), _narrow(event, group), entry.get("async") is True)
             for event, _, _, group in _groups(data) for entry in group["hooks"] if is_ours(entry)]
 
 

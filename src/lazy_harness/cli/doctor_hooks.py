@@ -209,6 +209,10 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
             if any(os.sep not in g for g in gone):
                 hint = f"put {', '.join(gone)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
             r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
+        elif late := [o.event for o in f.ours if o.background and o.event in READ_BACK]:
+            r.line("warn", "hooks", f"{f.path}: {', '.join(late)} runs with \"async\": true, so what it reads back "
+                   "reaches no turn (the model never sees the memory)",
+                   f"remove \"async\" from lazy-harness's {', '.join(late)} entry in {f.path}")
         elif twice := _run_twice(f.ours):
             r.line("warn", "hooks", f"{f.path}: {twice}", "lh hooks install" + (" --project" if f.label == "project"
                                                                                else "") + " (keeps one per event)")
@@ -234,6 +238,11 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
                    "error after every turn", "lh hooks install" + (" --project" if f.label == "project" else ""))
         else:
             r.line("ok", "hooks", detail)
+    _check_many(r, holding)
+
+
+def _check_many(r: Report, holding: list) -> None:
+    """Our hooks in more than one settings file read here: each event runs more than once."""
     if len(holding) > 1:
         where = ", ".join(f"{f.label} ({f.path})" for f in holding)
         removers = {"user": "lh hooks uninstall", "project": "lh hooks uninstall --project"}
@@ -241,6 +250,10 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
                                for f in holding)
         r.line("warn", "hooks twice", f"registered in {where}: Claude Code runs every file's hooks, so each "
                "event runs more than once (memory read back twice, sessions queued twice)", f"keep one: {keep_one}")
+
+
+# events whose output is the memory read back into the turn: run with "async": true, it misses the turn
+READ_BACK = ("SessionStart", "UserPromptSubmit")
 
 
 def _run_twice(ours: list) -> str:
