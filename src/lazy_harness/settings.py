@@ -63,7 +63,7 @@ GONE = "except Exception: raise SystemExit(0)"
 # why: what the command starts can be gone while the entry stays (pipx uninstall, a deleted virtualenv, a Python
 # upgrade that took the venv's interpreter, a teammate without lh-hook for a project's shared file): sh then
 # exits 127 and Claude Code shows "hook error" after every turn and before every prompt. Our hooks always exit
-# 0 themselves, so the guard changes nothing while they run (docs/adr/0066-f-a-hook-that-cannot-start-exits-0.md)
+# 0 themselves, so the guard changes nothing while they run (docs/adr/0068-a-hook-that-cannot-start-exits-0.md)
 GUARD = " || exit 0"
 # the interpreter's options in the command: -I, isolated (implies -E: no PYTHON* variable is read, such as a
 # PYTHONHOME of another Python or a PYTHONPATH naming the project; -s; -P), -S: no site (docs/adr/0002)

@@ -1,7 +1,7 @@
 """What a remote may bring, checked before anything of it is written here: how many files (in all, in
 one round, project folders), two names one disk takes for one (case, Unicode normalisation), a name
 in which the redactor finds a secret. Each refusal is one line ending ``refused, nothing merged``,
-the round's usual refusal (docs/how/sync.md, "How much a remote may bring"; ADR 0066)."""
+the round's usual refusal (docs/how/sync.md, "How much a remote may bring"; ADR 0067)."""
 
 from __future__ import annotations
 
