@@ -195,7 +195,7 @@ class LoopHome:
         settings = json.loads((self.claude.claude_dir / "settings.json").read_text())
         for event in HOOK_EVENTS:
             commands = [h.get("command", "") for g in settings["hooks"][event] for h in g["hooks"]]
-            assert any("from lazy_harness.hooks.launch import run; run()" in c and c.endswith(f" {event}")
+            assert any("from lazy_harness.hooks.launch import run; run()" in c and c.endswith(f" {event} || exit 0")
                        for c in commands), (event, settings)
         config = tomllib.loads(self.config_file.read_text())["compound_loop"]
         assert tomllib.loads(self.config_file.read_text())["recall"] == {"semantic": semantic}
