@@ -79,6 +79,9 @@ def search(words: tuple[str, ...], project: str | None, all_projects: bool, kind
         click.get_current_context().exit(code)  # nothing matched: exit 1, as grep
 
 
+SHOWN_UNREADABLE = 5  # files reindex names one by one; the rest are counted
+
+
 @memory.command()
 def reindex() -> None:
     """Rebuild the search index of every project's memory from the files (it is only a cache).
@@ -109,10 +112,14 @@ def reindex() -> None:
 
     # why the learning files too: the index passes over one it cannot open (a FIFO, a folder, a link to
     # nothing, no permission) without a word, and no session is shown it
-    for gone in (f"{f}: cannot be read: {why}" for f in [*(os.path.join(m, name) for m in mdirs
-                 for name in (files.DECISIONS, files.FAILURES)), *files.recent_learning_files(ldir, 10**9)]
-                 if (why := damage.unreadable(f))):
-        echo(f"lh: {gone}; indexed the rest of memory", err=True)
+    gone = [f"{f}: cannot be read: {why}" for f in [*(os.path.join(m, name) for m in mdirs
+            for name in (files.DECISIONS, files.FAILURES)), *files.recent_learning_files(ldir, 10**9)]
+            if (why := damage.unreadable(f))]
+    for each in gone[:SHOWN_UNREADABLE]:
+        echo(f"lh: {each}; indexed the rest of memory", err=True)
+    if len(gone) > SHOWN_UNREADABLE:  # why: a synced folder of 10,000 such files printed 10,000 lines
+        echo(f"lh: ... and {len(gone) - SHOWN_UNREADABLE:,} more memory file(s) that cannot be read; "
+             "indexed the rest of memory", err=True)
     how = "brought up to date after the build that was running" if said else "rebuilt"
     echo(f"{how}: indexed {count} entries of {len(mdirs)} project(s) and the learnings, embedded {embedded} new "
          f"texts, in {time.perf_counter() - started:.1f} s; the index holds {writer.indexed_so_far(path)} "
