@@ -14,7 +14,7 @@ from tests.worker.spendrig import configure
 from lazy_harness.worker.llm import Usage
 
 META = {"project": "p", "session_id": "s", "task_id": "t"}
-CHANGED = "this machine's line, changed since it was written: not counted"
+CHANGED = "carries this machine's id but not its MAC: not counted"
 
 
 def _now() -> float:

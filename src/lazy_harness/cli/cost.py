@@ -140,19 +140,23 @@ def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
     return lines
 
 
-CHANGED = "this machine's line, changed since it was written: not counted"
+CLAIMED = "carries this machine's id but not its MAC: not counted"
+# why both: the id ("by") is a claim, not proof; a remote can copy it onto lines of its own, so a
+# command that called them the person's lines changed since written blamed the person for a remote's
+CLAIMED_WHY = ("changed since it was written here (by hand, a tool), or written by another machine "
+               "with this id (anyone who can push to the sync remote)")
 
 
-def changed_lines(changed: list[int] | None = None) -> list[str]:
-    """The first :data:`SHOWN_DAMAGED` lines of this machine changed since they were written (by hand, a
-    tool: their MAC fails, so the caps count nothing of them), ``<ledger>:<n>: ...``, then how many more."""
+def claimed_lines(claimed: list[int] | None = None) -> list[str]:
+    """The first :data:`SHOWN_DAMAGED` lines that carry this machine's key id but not its MAC (the caps
+    count nothing of them), ``<ledger>:<n>: ...``, then how many more."""
     from lazy_harness.cost import ledger
 
     where = paths.ledger_file()
-    found = ledger.changed() if changed is None else changed
-    lines = [f"{where}:{n}: {CHANGED}" for n in found[:SHOWN_DAMAGED]]
+    found = ledger.unread()[1] if claimed is None else claimed
+    lines = [f"{where}:{n}: {CLAIMED}" for n in found[:SHOWN_DAMAGED]]
     if len(found) > SHOWN_DAMAGED:
-        lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more changed line(s) of this machine "
+        lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more line(s) with this machine's id but not its MAC "
                      "(lh cost --json lists every one)")
     return lines
 
@@ -233,8 +237,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
     cfg = load_config()
     spend = budget.spend(None, now)
     verdict = paused.pause(cfg, now, spend)
-    damaged = ledger.damaged()
-    changed = ledger.changed()
+    damaged, claimed = ledger.unread()
     if as_json:
         click.echo(json.dumps({
             "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,
@@ -245,7 +248,7 @@ def cost(since: str, by: str, as_json: bool) -> None:
             "paused": None if verdict.allowed else verdict.reason,
             "held_usd": round(verdict.held, 6), "open_calls": _open_json(spend),
             "ledger": paths.ledger_file(), "skipped_lines": [{"line": n, "why": why} for n, why in damaged],
-            "changed_lines": changed},
+            "changed_lines": claimed},
             indent=2))
         return
     if not entries:
@@ -266,12 +269,12 @@ def cost(since: str, by: str, as_json: bool) -> None:
             click.echo(line)
     for line in call_lines(entries, spend):
         click.echo(line)
-    _say_caps_and_lines(verdict, now, damaged, changed)
+    _say_caps_and_lines(verdict, now, damaged, claimed)
 
 
-def _say_caps_and_lines(verdict: Verdict, now: float, damaged: list[tuple[int, str]], changed: list[int]) -> None:
+def _say_caps_and_lines(verdict: Verdict, now: float, damaged: list[tuple[int, str]], claimed: list[int]) -> None:
     """What ``lh cost`` prints under its table: this machine's spend against the caps, its key, and the
-    ledger lines nothing counts (damaged, or this machine's changed since they were written)."""
+    ledger lines nothing counts (damaged, or carrying this machine's id but not its MAC)."""
     click.echo(_today_line(verdict))
     if lost := key_lost_line(now):
         click.echo(lost)
@@ -283,5 +286,8 @@ def _say_caps_and_lines(verdict: Verdict, now: float, damaged: list[tuple[int, s
         click.echo(line)
     if damaged:
         click.echo(f"{len(damaged):,} damaged ledger line(s) skipped: their spend is not counted")
-    for line in changed_lines(changed):
+    for line in claimed_lines(claimed):
         click.echo(line)
+    if claimed:
+        click.echo(f"{len(claimed):,} ledger line(s) with this machine's id but not its MAC: not counted "
+                   f"({CLAIMED_WHY})")

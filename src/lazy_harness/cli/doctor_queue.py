@@ -22,9 +22,9 @@ STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining t
 
 
 def check_ledger_lines(r: Report) -> None:
-    """Damaged lines of the cost ledger, and this machine's lines changed since they were written: a
-    count, then each named by file and line."""
-    from lazy_harness.cli.cost import changed_lines, skipped_lines
+    """Damaged lines of the cost ledger, and the lines that carry this machine's key id but not its MAC:
+    a count, then each named by file and line."""
+    from lazy_harness.cli.cost import CLAIMED_WHY, claimed_lines, skipped_lines
     from lazy_harness.cli.doctor_folders import refused_holder
     from lazy_harness.cost import ledger as spend_ledger
 
@@ -33,16 +33,17 @@ def check_ledger_lines(r: Report) -> None:
     if refused:  # why: a file in a folder that is not the person's own is not read (ADR 0031)
         r.line("fail", "ledger lines", f"{ledger}: not read while {refused[1]}")
         return
-    damaged, changed = spend_ledger.damaged(), spend_ledger.changed()
-    if not damaged and not changed:
+    damaged, claimed = spend_ledger.unread()
+    if not damaged and not claimed:
         r.line("ok", "ledger lines", f"no damaged line in {ledger}")
     if damaged:
         r.warn_each("ledger lines", f"{len(damaged):,} damaged line(s) skipped: their spend is not counted",
                     "fix or remove them by hand (lh cost lists them)", skipped_lines(damaged))
-    if changed:
-        r.warn_each("ledger lines", f"{len(changed):,} line(s) of this machine changed since they were written: "
-                    "the caps count nothing of them", "put each back as it was written to count it again",
-                    changed_lines(changed))
+    if claimed:
+        r.warn_each("ledger lines", f"{len(claimed):,} line(s) with this machine's id but not its MAC: the caps "
+                    f"count nothing of them ({CLAIMED_WHY})",
+                    "a line edited here counts again once it is as it was written; another machine's never does",
+                    claimed_lines(claimed))
 
 
 def check_queue(r: Report, now: float) -> None:

@@ -97,17 +97,12 @@ class Ring:
         text = f'{text[:-1]},"by":"{self.id}"}}'
         return f'{text[:-1]},"mac":"{self.mac(text.encode("utf-8"))}"}}'
 
-    def changed(self, raw: bytes) -> bool:
-        """Whether ``raw`` says this key signed it (its ``"by"``) but its MAC is not this key's: a line of
-        this machine changed since it was written (by hand, a tool that rewrote it), which counts nothing."""
-        raw = bare(raw)
-        if not self.id or self.id.encode("ascii") not in raw or self.signed_by(raw) is not None:
-            return False
-        try:
-            entry = json.loads(raw)
-        except (ValueError, RecursionError):
-            return False
-        return isinstance(entry, dict) and entry.get("by") == self.id
+    def claims(self, raw: bytes, entry: Mapping[str, object]) -> bool:
+        """Whether the line ``raw`` (parsed: ``entry``) carries this key's id (its ``"by"``) but not a MAC
+        of this key: it counts nothing. A line of this machine changed since it was written (by hand, a
+        tool that rewrote it), or one another machine wrote with this id: the id is no proof, a remote
+        can copy it from any synced line."""
+        return bool(self.id) and entry.get("by") == self.id and self.signed_by(bare(raw)) is None
 
     def signed_by(self, raw: bytes) -> str | None:
         """The MAC of ``raw`` when this key made it, else None."""
