@@ -143,8 +143,8 @@ def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
 CLAIMED = "carries this machine's id but not its MAC: not counted"
 # why both: the id ("by") is a claim, not proof; a remote can copy it onto lines of its own, so a
 # command that called them the person's lines changed since written blamed the person for a remote's
-CLAIMED_WHY = ("changed since it was written here (by hand, a tool), or written by another machine "
-               "with this id (anyone who can push to the sync remote)")
+CLAIMED_WHY = ("each was changed here since it was written, by hand or by a tool, or written by another "
+               "machine that copied this id from a synced line")
 
 
 def claimed_lines(claimed: list[int] | None = None) -> list[str]:
@@ -289,5 +289,5 @@ def _say_caps_and_lines(verdict: Verdict, now: float, damaged: list[tuple[int, s
     for line in claimed_lines(claimed):
         click.echo(line)
     if claimed:
-        click.echo(f"{len(claimed):,} ledger line(s) with this machine's id but not its MAC: not counted "
-                   f"({CLAIMED_WHY})")
+        click.echo(f"{len(claimed):,} ledger line(s) with this machine's id but not its MAC: not counted; "
+                   f"{CLAIMED_WHY}")

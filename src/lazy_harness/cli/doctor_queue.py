@@ -41,7 +41,7 @@ def check_ledger_lines(r: Report) -> None:
                     "fix or remove them by hand (lh cost lists them)", skipped_lines(damaged))
     if claimed:
         r.warn_each("ledger lines", f"{len(claimed):,} line(s) with this machine's id but not its MAC: the caps "
-                    f"count nothing of them ({CLAIMED_WHY})",
+                    f"count nothing of them; {CLAIMED_WHY}",
                     "a line edited here counts again once it is as it was written; another machine's never does",
                     claimed_lines(claimed))
 
