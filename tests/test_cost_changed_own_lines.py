@@ -102,3 +102,25 @@ def test_a_folder_in_the_key_files_place_is_named_by_doctor_with_a_fix_that_work
     assert f"mv {own.key_file()} {own.key_file()}.aside" in out, out  # rm of a folder fails
     assert f"rm {own.key_file()}" not in out, out
     assert _key_state() == before and os.listdir(own.key_file()) == []
+
+
+def test_a_key_file_longer_than_a_key_is_named_and_stops_nothing(isolated_home):
+    """A tool that appended to spend.key (or a hand edit, a restore of another file) made it longer than
+    BLAKE2b takes as a key: every cap check, lh cost, lh doctor and lh status raised ValueError. It is
+    not used (the caps count every line, as for any key that may not be used) and named with its fix."""
+    configure(isolated_home, budget={"daily_usd": 5.0, "monthly_usd": 50.0})
+    now = _now()
+    _spend(1.0, now - 600)
+    with open(own.key_file(), "ab") as fh:
+        fh.write(b"\n# appended by a backup tool's restore\n" * 3)
+    from lazy_harness import config
+    from lazy_harness.cost import paused
+
+    assert budget.spend(None, now).today == 1.0  # the cap check still runs, counting every line
+    assert paused.pause(config.defaults(), now).allowed
+    _spend(0.5, now - 300)  # a model call's line is written
+    for args in (("cost", "--since", "1d"), ("doctor",), ("status",)):
+        done = invoke(*args)
+        assert "Traceback" not in done.out + done.err and "ValueError" not in done.out + done.err, (args, done)
+        assert f"{own.key_file()} may not be used: longer than a key" in done.out, (args, done.out)
+        assert f"rm {own.key_file()}" in done.out, (args, done.out)

@@ -40,6 +40,7 @@ KEY_FILE = "spend.key"
 ADOPTED_FILE = "spend-adopted.json"
 LOCK_FILE = "spend-key.lock"  # held while the key is made or a line is adopted
 KEY_BYTES = 32
+MIN_KEY_BYTES, MAX_KEY_BYTES = 16, 64  # a key file outside these may not be used (BLAKE2b's largest key: 64)
 MAC_HEX = 32  # a 16-byte digest
 _TAIL = b',"mac":"'  # what a signed line ends with, before its MAC and '"}'
 _PERSON = b"lh-ledger-1"
@@ -169,7 +170,11 @@ def _problem(path: str) -> str | None:
     # the key was taken away from the person (chmod 000, a restore), so it is not used and said
     if not st.st_mode & stat.S_IRUSR:
         return f"{UNREADABLE} (mode {st.st_mode & 0o7777:04o})"
-    return "shorter than a key" if st.st_size < 16 else None
+    if st.st_size < MIN_KEY_BYTES:
+        return "shorter than a key"
+    # why: BLAKE2b takes a key of 64 bytes at most; a longer file (a tool that appended to it) raised
+    # ValueError in every cap check, lh cost, lh doctor and lh status
+    return "longer than a key" if st.st_size > MAX_KEY_BYTES else None
 
 
 OPEN = "open to group or others"
@@ -229,6 +234,8 @@ def ring(env: Mapping[str, str] | None, lines: Lines, make: bool = True) -> Ring
         finally:
             os.close(fd)
     except OSError:
+        return None
+    if not MIN_KEY_BYTES <= len(key) <= MAX_KEY_BYTES:  # why: grown or cut since its size was looked at
         return None
     data = _adopted(env)
     return Ring(key, _digests(data), _lost(data) is not None)
