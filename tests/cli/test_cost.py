@@ -76,3 +76,26 @@ def test_doctor_shows_todays_spend_and_a_pause(isolated_home):
     [line] = [ln for ln in out.out.splitlines() if " spend:" in ln]
     assert line.startswith("warn") and "distillation paused: daily cap $2.00 reached" in line
     assert budget.check({"budget": {"daily_usd": 2.0, "monthly_usd": 30.0}}, None, time.time()).allowed is False
+
+
+def test_a_remotes_project_name_of_100000_characters_does_not_widen_every_row(isolated_home):
+    """A synced ledger line whose project (or model) is 100,000 characters long: lh cost --by project
+    padded every row to its width (500 KB of spaces for three rows). The table shows a name clipped;
+    --json keeps it whole."""
+    from lazy_harness import paths
+
+    spent(0.25, project="shop")
+    spent(0.5, project="blog")
+    long_name = "P" * 100_000
+    with open(paths.ledger_file(), "a") as fh:
+        fh.write(json.dumps({"time": "x", "ts": time.time(), "project": long_name, "model": long_name,
+                             "total_cost_usd": 0.01}) + "\n")
+    for by in ("project", "model"):
+        out = invoke("cost", "--by", by)
+        assert out.code == 0, out
+        rows = out.out.splitlines()
+        assert max(len(row) for row in rows) < 400, [len(row) for row in rows]
+        assert any(row.startswith("P" * 20) and "\u2026" in row and "$0.0100" in row for row in rows), rows
+    [shop] = [row for row in invoke("cost", "--by", "project").out.splitlines() if row.startswith("shop")]
+    assert "$0.2500" in shop and len(shop) < 120, shop
+    assert long_name in json.loads(invoke("cost", "--by", "project", "--json").out)["groups"]

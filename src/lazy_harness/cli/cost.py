@@ -215,6 +215,15 @@ def _open_json(spend: Spend) -> list[dict]:
             for state, calls in (("running", spend.running), ("killed", spend.killed)) for c in calls]
 
 
+GROUP_CHARS = 40  # a project's or model's name in a row of the table (--json keeps it whole)
+
+
+def _clipped(name: str) -> str:
+    """``name`` as a row of the table shows it. why: the ledger is synced, so a remote chooses a line's
+    project and model; one of 100,000 characters padded every row of the table to its width."""
+    return name if len(name) <= GROUP_CHARS else name[:GROUP_CHARS - 1] + "\u2026"
+
+
 @click.command()
 @click.option("--since", "since", default="7d", show_default=True, help="How far back: 7d, 12h, 2w, 1m, or a date.")
 @click.option("--by", "by", type=click.Choice(["day", "project", "model"]), default="day", show_default=True,
@@ -255,9 +264,10 @@ def cost(since: str, by: str, as_json: bool) -> None:
         click.echo(f"no model calls since {time.strftime('%Y-%m-%d %H:%M', time.localtime(start))} "
                    f"(ledger: {paths.ledger_file()})")
     else:
-        width = max(len(by), *(len(k) for k in groups))
+        shown = [(_clipped(k), t) for k, t in groups.items()]  # why a list: two names may clip alike
+        width = max(len(by), *(len(k) for k, _ in shown))
         click.echo(f"{by:<{width}}  {'calls':>5}  {'cost':>10}  {'input':>10}  {'output':>8}  {'cache':>10}")
-        for key, t in list(groups.items()) + [("total", whole)]:
+        for key, t in [*shown, ("total", whole)]:
             cache = t.tokens["cache_creation_tokens"] + t.tokens["cache_read_tokens"]
             click.echo(f"{key:<{width}}  {t.calls:>5}  {'$' + format(t.cost_usd, '.4f'):>10}  "
                        f"{t.tokens['input_tokens']:>10}  {t.tokens['output_tokens']:>8}  {cache:>10}")
