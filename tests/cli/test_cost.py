@@ -99,3 +99,20 @@ def test_a_remotes_project_name_of_100000_characters_does_not_widen_every_row(is
     [shop] = [row for row in invoke("cost", "--by", "project").out.splitlines() if row.startswith("shop")]
     assert "$0.2500" in shop and len(shop) < 120, shop
     assert long_name in json.loads(invoke("cost", "--by", "project", "--json").out)["groups"]
+
+
+def test_a_remotes_100000_killed_calls_are_named_five_then_counted(isolated_home):
+    """lh cost named each killed call of the period on its own line: a remote that pushed 100,000 lines
+    with outcome killed made it print 100,000 lines. Five are named, then how many more."""
+    from lazy_harness import paths
+
+    spent(0.25, project="shop")
+    now = time.time()
+    with open(paths.ledger_file(), "a") as fh:
+        fh.writelines(json.dumps({"time": "x", "ts": now - 600 + i / 1000, "project": "q", "kind": "distill",
+                                  "outcome": "killed", "total_cost_usd": 0.01}) + "\n" for i in range(100_000))
+    out = invoke("cost")
+    assert out.code == 0, out
+    killed = [row for row in out.out.splitlines() if "killed mid-call" in row]
+    assert len(killed) == 6, len(killed)
+    assert "99,995 more" in killed[-1], killed[-1]

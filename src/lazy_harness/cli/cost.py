@@ -176,9 +176,14 @@ def call_lines(entries: list[dict], spend: Spend) -> list[str]:
     def when(ts: float) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
 
-    lines = [f"{when(e['ts'])} {e.get('kind') or 'distill'} call of {e.get('project') or '?'} killed mid-call, "
-             f"counted at its estimate {budget.money(e['total_cost_usd'])}" for e in entries
-             if e.get("outcome") == ledger.KILLED]
+    settled = [e for e in entries if e.get("outcome") == ledger.KILLED]
+    # why the newest few: the ledger is synced, and a remote's 100,000 killed lines printed 100,000 lines
+    lines = [f"{when(e['ts'])} {e.get('kind') or 'distill'} call of {_clipped(str(e.get('project') or '?'))} "
+             f"killed mid-call, counted at its estimate {budget.money(e['total_cost_usd'])}"
+             for e in settled[-SHOWN_DAMAGED:]]
+    if len(settled) > SHOWN_DAMAGED:
+        lines.append(f"... and {len(settled) - SHOWN_DAMAGED:,} more call(s) killed mid-call in the period "
+                     "(ledger lines with outcome killed)")
     lines += [f"{when(c.started)} {c.kind} call of {c.project or '?'} (pid {c.pid}, {c.who}) killed mid-call, "
               f"counted at its estimate {budget.money(c.counted)} (given up to {budget.money(c.budget)})"
               for c in spend.killed]
