@@ -111,8 +111,11 @@ def test_a_remotes_100000_killed_calls_are_named_five_then_counted(isolated_home
     with open(paths.ledger_file(), "a") as fh:
         fh.writelines(json.dumps({"time": "x", "ts": now - 600 + i / 1000, "project": "q", "kind": "distill",
                                   "outcome": "killed", "total_cost_usd": 0.01}) + "\n" for i in range(100_000))
+        fh.write(json.dumps({"time": "x", "ts": now - 500, "project": "Q" * 100_000, "kind": "K" * 100_000,
+                             "outcome": "killed", "total_cost_usd": 0.01}) + "\n")
     out = invoke("cost")
     assert out.code == 0, out
     killed = [row for row in out.out.splitlines() if "killed mid-call" in row]
     assert len(killed) == 6, len(killed)
-    assert "99,995 more" in killed[-1], killed[-1]
+    assert "99,996 more" in killed[-1], killed[-1]
+    assert max(len(row) for row in killed) < 400, [len(row) for row in killed]

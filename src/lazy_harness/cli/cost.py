@@ -178,9 +178,9 @@ def call_lines(entries: list[dict], spend: Spend) -> list[str]:
 
     settled = [e for e in entries if e.get("outcome") == ledger.KILLED]
     # why the newest few: the ledger is synced, and a remote's 100,000 killed lines printed 100,000 lines
-    lines = [f"{when(e['ts'])} {e.get('kind') or 'distill'} call of {_clipped(str(e.get('project') or '?'))} "
-             f"killed mid-call, counted at its estimate {budget.money(e['total_cost_usd'])}"
-             for e in settled[-SHOWN_DAMAGED:]]
+    lines = [f"{when(e['ts'])} {_clipped(str(e.get('kind') or 'distill'))} call of "
+             f"{_clipped(str(e.get('project') or '?'))} killed mid-call, counted at its estimate "
+             f"{budget.money(e['total_cost_usd'])}" for e in settled[-SHOWN_DAMAGED:]]
     if len(settled) > SHOWN_DAMAGED:
         lines.append(f"... and {len(settled) - SHOWN_DAMAGED:,} more call(s) killed mid-call in the period "
                      "(ledger lines with outcome killed)")
