@@ -27,3 +27,19 @@ def test_search_finds_the_rest_of_memory_beside_a_folder_in_a_files_place(tmp_pa
     os.makedirs(os.path.join(mdir, files.DECISIONS))
     r = invoke("memory", "search", "kafka", "--project", root)
     assert r.code == 0 and "kafka consumer stalls" in r.out, r.out + r.err
+
+
+def test_doctor_names_ten_damaged_learning_files_then_counts_the_rest(isolated_home):
+    """A sync brought 10,000 learning files whose frontmatter is not closed: lh doctor named each on its
+    own line (10,000 lines). It names ten, then how many more, and lh memory check still lists each."""
+    ldir = paths.learnings_dir()
+    month = os.path.join(ldir, "2026-01")
+    os.makedirs(month)
+    for i in range(10_000):
+        with open(os.path.join(month, f"2026-01-02-open-{i:05}.md"), "w", encoding="utf-8") as fh:
+            fh.write(f"---\ntitle: Open block {i}\n\n## Learning\n\nbody\n")
+    out = invoke("doctor").out
+    named = [ln for ln in out.splitlines() if ln.startswith("warn  learning files:")]
+    assert len(named) == 12, len(named)  # the count, ten files, how many more
+    assert named[0].split(": ", 1)[1].startswith("10,000 damaged learning file(s)"), named[0]
+    assert "9,990 more" in named[-1] and "lh memory check --all-projects" in named[-1], named[-1]

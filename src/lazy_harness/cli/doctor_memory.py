@@ -155,17 +155,24 @@ def _projects(mdirs: list[str]) -> int:
     return len({first(k) for k in with_})
 
 
+SHOWN_LEARNINGS = 10  # damaged learning files named one by one; the rest are counted
+
+
 def check_learning_files(r: Report, values: Config) -> None:
     """Damaged learning files (a folder in a file's place, not UTF-8 text, frontmatter not closed or no
-    mapping, a title or date that cannot be read), each named on its own line: readers skip or misread
-    them without a word."""
+    mapping, a title or date that cannot be read), the first :data:`SHOWN_LEARNINGS` named each on its own
+    line, then how many more: readers skip or misread them without a word."""
     from lazy_harness.memory import learning_damage
 
     bad = learning_damage.unclosed_learnings(paths.learnings_dir(values["knowledge"]["path"] or None))
     if not bad:
         return
-    r.warn_each("learning files", f"{len(bad)} damaged learning file(s): readers skip or misread them",
-                "fix or remove them by hand (lh memory check --all-projects lists them)", bad)
+    # why a few: the learnings folder is synced, and a remote's 10,000 damaged files printed 10,000 lines
+    more = len(bad) - SHOWN_LEARNINGS
+    r.warn_each("learning files", f"{len(bad):,} damaged learning file(s): readers skip or misread them",
+                "fix or remove them by hand (lh memory check --all-projects lists them)",
+                bad[:SHOWN_LEARNINGS] + ([f"... and {more:,} more (lh memory check --all-projects lists every one)"]
+                                         if more > 0 else []))
 
 
 def check_sync(r: Report, values: Config) -> None:
