@@ -400,14 +400,18 @@ def restates(versions: list[dict], text: object, own: tuple[str, ...],
     - a file this session wrote from a part of its transcript the answer read again (or one whose part is
       not known): that file (read again, the session gives back what it learnt then). A file an earlier
       part wrote, before where this answer's part begins, does not count: the later part corrects it;
-    - a file forgotten or held: that file (the plan keeps it hidden, as before);
+    - a file forgotten or held while no text of the title is shown: that file (the plan keeps the title
+      hidden, as before). Beside a text shown it is that text left out, not the title;
     - else a new text: it replaces every active file of the title not edited by hand."""
     key, mine = text_key(text), {v["id"] for v in versions}
     current = [v for v in versions if not replaced(v, mine)]
+    # why: forgetting a new text is how the person goes back to the older one (ADR 0063); taken for the
+    # title, it dropped every later correction of it for good
+    shown = any(v["status"] == "active" for v in current)
     for pick in ([v for v in current if key in (v["now"], v["wrote"])],
                  [v for v in versions if key in (v["now"], v["wrote"])],
                  [v for v in versions if v["session"] and v["session"] in own and not _before(v, part)],
-                 [v for v in current if v["status"] not in ("active", "deprecated")]):
+                 [] if shown else [v for v in current if v["status"] not in ("active", "deprecated")]):
         if pick:
             return pick[0]["id"], []
     return None, [v["path"] for v in current if v["status"] == "active" and v["now"] == (v["wrote"] or v["now"])]
