@@ -418,10 +418,16 @@ def restates(versions: list[dict], text: object, own: tuple[str, ...],
 
 
 def _before(version: dict, part: tuple[str, int] | None) -> bool:
-    """Whether ``version`` was written by the session ``part`` names from a part of its transcript that
-    ends where ``part`` begins, or before: a part this answer did not read again."""
+    """Whether ``version`` was written from a part of a transcript this answer did not read again: by the
+    session ``part`` names, from a part that ends where ``part`` begins, or before; by a session it was
+    forked from, when ``part`` does not begin at the top. why: a fork's distillations start past the
+    copied turns its parents distilled (worker/cursor.py ``start``), so only one from the top holds them."""
+    if part is None:
+        return False
+    if version["session"] != part[0]:
+        return part[1] > 0
     written = version.get("part")
-    return part is not None and written is not None and version["session"] == part[0] and written[1] <= part[1]
+    return written is not None and written[1] <= part[1]
 
 
 def replaced(version: dict, mine: set[str]) -> bool:
