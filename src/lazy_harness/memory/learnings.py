@@ -385,7 +385,12 @@ def read_part(meta: dict) -> tuple[int, int] | None:
 def _part_of(value: object) -> tuple[int, int] | None:
     """A file's ``origin_part`` (``from-to``) read back; None when absent or not in that form."""
     start, dash, end = str(value or "").partition("-")
-    return (int(start), int(end)) if dash and start.isdigit() and end.isdigit() else None
+    # why ASCII digits: ``isdigit`` takes ``²``, which ``int`` refuses: a hand edit broke every persist of the title
+    return (int(start), int(end)) if dash and _digits(start) and _digits(end) else None
+
+
+def _digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def restates(versions: list[dict], text: object, own: tuple[str, ...],
@@ -420,12 +425,13 @@ def restates(versions: list[dict], text: object, own: tuple[str, ...],
 def _before(version: dict, part: tuple[str, int] | None) -> bool:
     """Whether ``version`` was written from a part of a transcript this answer did not read again: by the
     session ``part`` names, from a part that ends where ``part`` begins, or before; by a session it was
-    forked from, when ``part`` does not begin at the top. why: a fork's distillations start past the
-    copied turns its parents distilled (worker/cursor.py ``start``), so only one from the top holds them."""
-    if part is None:
+    forked from. Never when ``part`` begins at the top: that reads the whole transcript again, a fork's
+    copied turns too. why a parent's: a fork's distillations start past the copied turns its parents
+    distilled (worker/cursor.py ``start``), so only one from the top holds them."""
+    if part is None or not part[1]:
         return False
     if version["session"] != part[0]:
-        return part[1] > 0
+        return True
     written = version.get("part")
     return written is not None and written[1] <= part[1]
 
