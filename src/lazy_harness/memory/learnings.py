@@ -352,13 +352,14 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
     """Every readable file of ``origin``'s learning ``title`` on any day, whatever its id and however its
     title is spelt (``ids.title_words``): the texts the title has had. Each as {path, id, status, session,
     by, now, wrote}: ``now`` the :func:`text_key` of its text as it is, ``wrote`` the one it was written
-    with ("" before ``text_digest``). Only names its slug can start are opened."""
+    with ("" before ``text_digest``). Only names that start as its slug does (dashes aside) are opened."""
     from lazy_harness.memory.approval import learning_parts
 
     # why words, not the id's key: a title spelt otherwise (``orders-table``, ``Orders table``) is the same
-    identity, stem, out = (normalise(origin), ids.title_words(title)), slugify(title)[:10], []
+    # why without its dashes: a mark outside ASCII (``orders—table``) leaves none in the name (``orderstable``)
+    identity, stem, out = (normalise(origin), ids.title_words(title)), slugify(title).replace("-", "")[:10], []
     for name, found in listing.items():
-        for path in sorted(found) if name.startswith(stem) else ():
+        for path in sorted(found) if name.replace("-", "").startswith(stem) else ():
             parsed = None if damaged(path) else learning_parts(path)
             meta = parsed[0] if parsed else {}
             if not meta or (normalise(meta.get("origin") or ""), ids.title_words(meta.get("title") or "")) != identity:
