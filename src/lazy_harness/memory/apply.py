@@ -300,9 +300,25 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
                                                  before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
         if a.kind == REWRITE:
-            rewrites.append((str(lid), list(a.payload[2]), by))
+            rewrites.append((str(lid), list(a.payload[2]) + _raced(p, item, str(lid), a.payload[2]), by))
     if rewrites:
         _deprecate_older(p, report, rewrites, log)
+
+
+def _raced(p: Plan, item: dict, new: str, older: list[str]) -> list[str]:
+    """The active texts of the title another persist wrote since this one was planned, each replacing one
+    of ``older`` (two sessions correcting one title at once: the plan is made before the folder's lock),
+    not edited by hand: replaced by this new text too. why: each deprecated only the old text, and both
+    new ones were shown."""
+    from lazy_harness.memory import learnings
+
+    if not older:
+        return []
+    versions = learnings.of_title(p.learnings_dir, learnings.names_by_slug(p.learnings_dir),
+                                  one_line(item.get("title")), one_line(p.meta.get("project")))
+    since = {v["by"] for v in versions if v["path"] in older and v["status"] == "deprecated"} - {new}
+    return [v["path"] for v in versions if v["id"] in since and v["status"] == "active"
+            and v["now"] == (v["wrote"] or v["now"]) and v["path"] not in older]
 
 
 def _deprecate_older(p: Plan, report: Report, rewrites: list[tuple[str, list[str], str]], log: Intent | None) -> None:
