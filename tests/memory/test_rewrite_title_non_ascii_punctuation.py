@@ -47,3 +47,16 @@ def test_a_title_that_differs_by_a_non_ascii_mark_is_one_title(w: World, first: 
     assert len(report.created) == 1 and len(report.rewritten) == 1, "both texts of the title are shown"
     assert [t.count("NUMERIC(19,6)") for t in _shown(w)] == [1]
     assert "four decimals" not in _start(w)
+
+
+def test_one_answer_with_the_title_spelt_twice_writes_one_text(w: World):
+    """An answer that holds the title twice, spelt otherwise (``Orders table``, ``orders-table``), each with
+    its own text: the second is the title twice in this answer, so the first new text alone is shown."""
+    _distil(w, "s1", "Orders table money columns", OLD, NOW)
+    answer = {"learnings": [
+        {"title": "Orders table money columns", "learning": NEW, "context": "billing", "scope": "project"},
+        {"title": "orders-table money-columns", "learning": "Amounts are integer cents.", "context": "billing",
+         "scope": "project"}]}
+    report = store.persist(answer, w.mdir, w.ldir, w.meta("s2"), NOW + DAY)
+    assert len(report.created) == 1 and len(report.rewritten) == 1
+    assert [t.count("NUMERIC(19,6)") for t in _shown(w)] == [1]
