@@ -60,3 +60,18 @@ def test_one_answer_with_the_title_spelt_twice_writes_one_text(w: World):
     report = store.persist(answer, w.mdir, w.ldir, w.meta("s2"), NOW + DAY)
     assert len(report.created) == 1 and len(report.rewritten) == 1
     assert [t.count("NUMERIC(19,6)") for t in _shown(w)] == [1]
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("C++ compiler flags", "C compiler flags"),
+    ("C# build output", "C build output"),
+    ("R&D budget codes", "R D budget codes"),
+    ("Prices in \u20ac per seat", "Prices in per seat"),
+], ids=["c++", "c#", "ampersand", "euro-sign"])
+def test_titles_apart_by_a_symbol_are_two_learnings(w: World, first: str, then: str):
+    """A symbol is part of a title's words (``C++`` is not ``C``): a project's learning of the C compiler's
+    flags is no new text of its C++ one, and both stay shown."""
+    _distil(w, "s1", first, OLD, NOW)
+    report = _distil(w, "s2", then, NEW, NOW + DAY)
+    assert len(report.created) == 1 and report.rewritten == [], "another subject's learning was replaced"
+    assert len(_shown(w)) == 2

@@ -85,21 +85,35 @@ def key_of(kind: str, text: object, origin: object = "") -> str:
     return normalise(text)
 
 
+# ASCII marks that say something in a title (``C++``, ``C#``, ``R&D``, ``50%``): words of their own
+_SAYING = frozenset("+#%&@$*=<>|~^")
+
+
 def title_words(title: object) -> str:
     """A learning title as the rewrite rule matches it (ADR 0063): its words (runs of letters and digits,
     casefolded) joined by one space, so ``orders-table``, ``Orders table`` and ``orders_table`` are one
-    title; a title without a word, its :func:`title_key`. Not an id's part: ids and file names stay as
-    each title gave them."""
+    title; a symbol is a word of its own (``_SAYING``, and any symbol outside ASCII: ``€``, ``→``), so
+    ``C++ flags`` and ``C flags`` are two. A title without a word, its :func:`title_key`. Not an id's part:
+    ids and file names stay as each title gave them."""
     words, cur = [], []
     for ch in str(title).casefold():
         if ch.isalnum():
             cur.append(ch)
-        elif cur:
+            continue
+        if cur:
             words.append("".join(cur))
             cur = []
+        if ch in _SAYING or (not ch.isascii() and _symbol(ch)):
+            words.append(ch)
     if cur:
         words.append("".join(cur))
     return " ".join(words) or title_key(title)
+
+
+def _symbol(ch: str) -> bool:
+    import unicodedata  # why here: only a title with a mark outside ASCII pays for it (a hook reads titles)
+
+    return unicodedata.category(ch)[0] == "S"
 
 
 def title_key(title: object) -> str:
