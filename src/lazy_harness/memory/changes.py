@@ -121,21 +121,31 @@ def rewrite_claims(memory_dir: str) -> tuple[dict[str, set[str]], set[str]]:
     """What the ``rewrite`` runs of ``memory_dir``'s journal say (ADR 0063): ``{learning file: every id a
     run not undone deprecated it for}``, and the files an undone one had deprecated. why: two machines
     that each rewrote one title before a sync round met leave one older text claimed by two new ones,
-    both shown; a file the person brought back by an undo is the person's word."""
+    both shown; a file the person brought back by an undo is the person's word. A run that never ended
+    (fewer notes than deprecations: a persist or a round's settling killed part-way, rolled back by the
+    next writer) says neither: that undo is no person's word."""
     claims: dict[str, set[str]] = {}
     undone: set[str] = set()
     for run in journal.runs(memory_dir):
         if run.get("kind") != "rewrite":
             continue
-        for f in run["files"]:
-            after = (f.get("fields") or {}).get("after") if isinstance(f.get("fields"), dict) else None
-            if not isinstance(after, dict) or after.get("status") != "deprecated":
-                continue
+        made = [(f["path"], after) for f in run["files"]
+                if (after := _after(f)) is not None and after.get("status") == "deprecated"]
+        # why: a run notes each deprecation once made, saved with its next change or its end
+        if run.get("undone") and len(run.get("changes") or []) < len(made):
+            continue
+        for path, after in made:
             if run.get("undone"):
-                undone.add(f["path"])
+                undone.add(path)
             elif isinstance(after.get("deprecated_by"), str):
-                claims.setdefault(f["path"], set()).add(after["deprecated_by"])
+                claims.setdefault(path, set()).add(after["deprecated_by"])
     return claims, undone
+
+
+def _after(f: dict) -> dict | None:
+    """The status fields a journal's file entry set, None for an entry that set none."""
+    after = (f.get("fields") or {}).get("after") if isinstance(f.get("fields"), dict) else None
+    return after if isinstance(after, dict) else None
 
 
 def runs_elsewhere(memory_dir: str, learnings_dir: str, own: Callable[[dict], bool],

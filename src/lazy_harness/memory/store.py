@@ -49,11 +49,20 @@ def persist(distilled: dict, memory_dir: str, learnings_dir: str, meta: dict, no
 def settle_met(memory_dir: str, learnings_dir: str, now: float, env: Env | None = None,
                root: str | None = None) -> Report:
     """Settle the titles of ``memory_dir``'s project whose new texts met in a sync round (ADR 0063), as
-    the next persist would: the newest text stands, the others deprecated by it in one ``rewrite`` run."""
+    the next persist would: the newest text stands, the others deprecated by it in one ``rewrite`` run.
+    A persist a killed writer left unfinished (a settling killed between its writes) is rolled back
+    first. why before the plan, as the worker's persist does: planned against the half-done one, the
+    round found the texts settled, and the rollback at the next writer showed both again."""
+    from lazy_harness.memory import intent
     from lazy_harness.memory.plan import met
 
+    check_memory_dir(memory_dir, env, root)  # why first: no lock taken in a folder not ours
+    with files.FolderLock(memory_dir):
+        recovered = intent.recover(memory_dir, env)
     meta = {"project": os.path.basename(os.path.normpath(memory_dir)), "session_id": "sync", "task_id": "sync"}
-    return apply(met(memory_dir, learnings_dir, meta, now, env, root))
+    report = apply(met(memory_dir, learnings_dir, meta, now, env, root))
+    report.recovered = recovered + report.recovered
+    return report
 
 
 def existing_memory(memory_dir: str, learnings_dir: str) -> dict:
