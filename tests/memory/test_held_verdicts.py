@@ -57,6 +57,7 @@ def test_verdicts_of_other_rules_are_worked_out_again(project):
         saved = json.load(fh)
     saved["verdicts"] = {k: trust.AUTHORITY for k in saved["verdicts"]}
     saved["rules"] = "1-" + "0" * 32
+    del saved["sources"]  # written by a version before the rule files' signature was kept
     with open(kept_file(project), "w", encoding="utf-8") as fh:
         json.dump(saved, fh)
     text, _ = start(project)
@@ -117,3 +118,62 @@ def test_kept_every_reason_answers_as_the_check_does(tmp_path):
     kept.save()
     again = verdicts.Kept(str(tmp_path / "v.json"))  # answered from the file, as the check answers
     assert [again.every_reason(t) for t in texts] == [trust.every_reason(t) for t in texts]
+
+
+def _no_stamp_worked_out(monkeypatch):
+    """The next ``rules_stamp()`` of this process has to work the stamp out (a new hook process), and
+    fails the test when asked."""
+    def refused():
+        raise AssertionError("the rules' source read to work the stamp out")
+    monkeypatch.setattr(trust, "_STAMP", None)
+    monkeypatch.setattr(trust, "rules_stamp", refused)
+
+
+def test_the_next_start_takes_the_kept_stamp_while_the_rule_files_are_unchanged(project, monkeypatch):
+    start(project)
+    _no_stamp_worked_out(monkeypatch)  # a second start, in a new process, with the same install
+    text, stats = start(project)
+    assert "hooks read files" in text and "Setup note" not in text and not stats["errors"]
+    assert stats["screen"].verdicts.worked_out == 0
+
+
+def test_rule_files_changed_since_the_verdicts_were_kept_work_the_stamp_out_again(project, monkeypatch):
+    start(project)
+    stamp = trust.rules_stamp()
+    with open(kept_file(project), encoding="utf-8") as fh:
+        saved = json.load(fh)
+    saved["verdicts"] = {k: trust.AUTHORITY for k in saved["verdicts"]}
+    saved["rules"] = "1-" + "0" * 32  # what the rules said before an upgrade or an edit of a rule file
+    with open(kept_file(project), "w", encoding="utf-8") as fh:
+        json.dump(saved, fh)
+    # an upgrade, or a rule edited in place: the files' stat differs from the one kept beside the stamp
+    monkeypatch.setattr(trust, "rules_signature", lambda here=None: "1 another install")
+    text, _ = start(project)
+    assert "hooks read files" in text and "Setup note" not in text
+    with open(kept_file(project), encoding="utf-8") as fh:
+        again = json.load(fh)
+    assert again["rules"] == stamp and again["sources"] == "1 another install"
+
+
+def test_the_signature_follows_each_file_the_stamp_is_worked_out_from(tmp_path):
+    import shutil
+
+    here = os.path.dirname(trust.__file__)
+    copy = tmp_path / "lazy_harness" / "memory"
+    copy.mkdir(parents=True)
+    for name in trust.STAMPED:
+        shutil.copy2(os.path.join(here, name), copy / name)
+    shutil.copytree(os.path.join(os.path.dirname(here), "redact"), tmp_path / "lazy_harness" / "redact")
+    first = trust.rules_signature(str(copy))
+    assert first and first == trust.rules_signature(str(copy))
+    seen = {first}
+    for name in trust.STAMPED:  # an edit in place that keeps the size changes the mtime
+        st = os.stat(copy / name)
+        os.utime(copy / name, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+        seen.add(trust.rules_signature(str(copy)))
+    redactor = next(p for p in sorted((tmp_path / "lazy_harness" / "redact").iterdir()) if p.suffix == ".py")
+    redactor.write_bytes(redactor.read_bytes() + b"\n# a new rule\n")
+    seen.add(trust.rules_signature(str(copy)))
+    (copy / "trust_words.py").unlink()
+    assert trust.rules_signature(str(copy)) == ""
+    assert len(seen) == len(trust.STAMPED) + 2

@@ -26,11 +26,13 @@ if TYPE_CHECKING:
 # words (run, get, user, system, env) send many of them past the check's cheap look into the regular
 # expressions, whose compilation alone costs tens of milliseconds (300 open items of realistic text:
 # about 150 ms a start). So the verdicts are kept, per project, in
-#     <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "verdicts": {<text digest>: reason}}
+#     <cache dir>/verdicts/<memory key>.json   {"rules": <trust.rules_stamp()>, "sources": <trust.rules_signature()>,
+#                                              "verdicts": {<text digest>: reason}}
 # keyed by a 16-byte digest of the exact text (an edited text is a new key) and stamped with a digest of
-# the check's source (an upgrade or an edit of the rules works every verdict out again). Only the verdicts the
-# last read used are written back, and only when one was worked out. A missing, damaged or foreign file
-# reads as empty: a cache, never memory.
+# the check's source (an upgrade or an edit of the rules works every verdict out again), taken from
+# the file without reading that source while its files' ``stat`` is the one written beside it
+# (trust.rules_signature). Only the verdicts the last read used are written back, and only when one
+# was worked out. A missing, damaged or foreign file reads as empty: a cache, never memory.
 
 # why: a read that checks this many texts itself is a whole memory after the rules changed (an upgrade):
 # seconds at a few thousand entries, which the person waiting is told of (``Kept.on_bulk``)
@@ -52,12 +54,20 @@ class Kept:
         self.checks = 0  # texts the check itself read (neither kept here nor elsewhere)
         self.on_bulk: Callable[[], object] | None = None  # called once, at the BULK-th of them
         self.elsewhere: str | dict[str, str] | None = elsewhere
+        self.rules: str | None = None  # the stamp, once known (taken from the file by its signature, or worked out)
         try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
             data = jsonload.loads(read_regular(path))
         except (OSError, ValueError):
             return
-        rules = trust.rules_stamp()
-        if isinstance(data, dict) and isinstance(data.get("verdicts"), dict) and rules and data.get("rules") == rules:
+        if not isinstance(data, dict) or not isinstance(data.get("verdicts"), dict):
+            return
+        kept, signature = data.get("rules"), trust.rules_signature()
+        # why: the stamp the file was written under stands while the files it was worked out from have
+        # the size, mtime and inode they had then (trust.rules_signature); otherwise it is worked out
+        rules = kept if signature and data.get("sources") == signature and isinstance(kept, str) \
+            else trust.rules_stamp()
+        if rules and kept == rules:
+            self.rules = rules
             self.known = {k: v for k, v in data["verdicts"].items() if isinstance(v, str)}
 
     def reason(self, text: str) -> str | None:
@@ -107,7 +117,9 @@ class Kept:
         from lazy_harness.atomic import atomic_write
 
         kept = self.known if keep_known else self.used
-        atomic_write(self.path, jsonload.dumps({"rules": trust.rules_stamp(), "verdicts": kept}))
+        rules = self.rules or trust.rules_stamp()
+        atomic_write(self.path, jsonload.dumps({"rules": rules, "sources": trust.rules_signature() if rules else "",
+                                                "verdicts": kept}))
         self.worked_out = 0
         return True
 
