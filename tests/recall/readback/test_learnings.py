@@ -109,3 +109,22 @@ def test_the_digest_keeps_its_heads_beside_the_index(tmp_path):
     text, _ = recall.build_context(root, config.defaults(), os.environ, NOW, "startup")
     assert "Tail reads keep hooks flat" in text
     assert os.path.exists(paths.learning_heads_file())
+
+
+def test_brief_heads_keep_only_the_fields_a_learning_gives(learnings, tmp_path):
+    """A brief head holds no field its learning leaves empty: the cache read at every start and written
+    after a pull or a hand edit is a quarter smaller (fewer values to decode and to encode), and every
+    reader of a brief head asks it with ``get``, so ranking and the counts read it the same."""
+    cache = str(tmp_path / "heads.json")
+    first = heads.Heads(candidates(learnings), cache)
+    assert first.save() is None
+    with open(cache, encoding="utf-8") as fh:
+        kept = json.load(fh)["heads"]
+    assert all(None not in v[3].values() for v in kept.values())
+    assert any("project_folder" not in v[3] for v in kept.values())  # some were written without one
+    again = heads.Heads(candidates(learnings), cache)
+    assert again.brief == first.brief and not again.changed
+    full = [heads.read_head(p) for p in candidates(learnings)]
+    for h in again.brief:
+        whole = next(f for f in full if f["path"] == h["path"])
+        assert {k: h.get(k) for k in heads.BRIEF} == {k: whole.get(k) for k in heads.BRIEF}

