@@ -128,3 +128,21 @@ def test_brief_heads_keep_only_the_fields_a_learning_gives(learnings, tmp_path):
     for h in again.brief:
         whole = next(f for f in full if f["path"] == h["path"])
         assert {k: h.get(k) for k in heads.BRIEF} == {k: whole.get(k) for k in heads.BRIEF}
+
+
+def test_the_heads_cache_is_written_without_waiting_for_the_disk(learnings, tmp_path, monkeypatch):
+    """A cache: a power loss that leaves it old or empty costs the next start a read of the files (the
+    stamps tell an old head from a current one; an empty file reads as no cache), never a wrong head. So
+    a start that rewrites it (after a pull brought a learning) does not wait for ``fsync``."""
+    cache = str(tmp_path / "heads.json")
+    heads.Heads(candidates(learnings), cache).save()
+    ms.write_learning(learnings, "learning brought by a pull", "proj", NOW, slug="pulled")
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    after_pull = heads.Heads(candidates(learnings), cache)
+    assert after_pull.changed and after_pull.save() is None and synced == []
+    with open(cache, "w", encoding="utf-8"):
+        pass  # what a power loss may leave
+    again = heads.Heads(candidates(learnings), cache)
+    assert again.brief == after_pull.brief and again.changed

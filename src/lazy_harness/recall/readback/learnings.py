@@ -168,8 +168,8 @@ class Heads:
             if path in self.stamps:
                 full = self.fulls.get(path) if path in whole else None
                 keep[path] = [*self.stamps[path], _without_path(head), _without_path(full) if full else None]
-        try:
-            atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}))
+        try:  # why not durable: a cache; a power loss that leaves it old or empty costs a read of the files
+            atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}), durable=False)
         except OSError as exc:  # why: a cache; the next start reads the files again
             return f"learning heads not kept: {exc}"
         return None
