@@ -4,27 +4,15 @@ the line says it is this machine's, and never print the key."""
 
 import json
 import os
-import time
 
 from lazy_harness import paths
-from lazy_harness.cost import budget, ledger, own
+from lazy_harness.cost import budget, own
 from lazy_harness.sync.drivers import merge_lines
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure
-from lazy_harness.worker.llm import Usage
+from tests.test_cost_own_spend_scenarios import _now, _spend  # one machine's spend, as there
 
-META = {"project": "p", "session_id": "s", "task_id": "t"}
 CHANGED = "carries this machine's id but not its MAC: not counted"
-
-
-def _now() -> float:
-    now = time.time()
-    return max(now, budget.day_start(now) + 3600)
-
-
-def _spend(cost: float, ts: float, env=None) -> dict:
-    usage = Usage(model="claude-haiku-4-5", input_tokens=1000, output_tokens=100, cost_usd=cost, reported=True)
-    return ledger.record(usage, META, "ok", 40000, env, now=ts)
 
 
 def _edit(number: int, change) -> None:

@@ -5,28 +5,16 @@ person they changed their own lines, nor read the ledger once per kind of line t
 
 import json
 import os
-import time
 
 from lazy_harness import paths
-from lazy_harness.cost import budget, ledger, own
+from lazy_harness.cost import budget, own
 from lazy_harness.sync.drivers import merge_lines
-from lazy_harness.worker.llm import Usage
 from tests.cli.lhrun import invoke
 from tests.worker.spendrig import configure
+from tests.test_cost_own_spend_scenarios import _now, _spend  # one machine's spend, as there
 
-META = {"project": "p", "session_id": "s", "task_id": "t"}
 BLAME = ("of this machine changed since", "put each back as it was written")
 CLAIMED = "carries this machine's id but not its MAC: not counted"
-
-
-def _now() -> float:
-    now = time.time()
-    return max(now, budget.day_start(now) + 3600)
-
-
-def _spend(cost: float, ts: float, env=None) -> dict:
-    usage = Usage(model="claude-haiku-4-5", input_tokens=1000, output_tokens=100, cost_usd=cost, reported=True)
-    return ledger.record(usage, META, "ok", 40000, env, now=ts)
 
 
 def _pushed(lines: list[str]) -> None:
