@@ -91,11 +91,14 @@ def _slip(exc: json.JSONDecodeError) -> str:
     at, what = pos, exc.msg
     if doc.startswith(("//", "/*"), pos):
         what = "a comment, which JSON does not allow"
-    elif doc[pos:pos + 1] in ("}", "]"):
-        before = len(doc[:pos].rstrip()) - 1
-        if before >= 0 and doc[before] == ",":
+    else:
+        # why both: up to Python 3.12 the parser stops at the closing bracket after the comma, from 3.13 at
+        # the comma itself ("Illegal trailing comma before end of object")
+        before = len(doc[:pos].rstrip()) - 1 if doc[pos:pos + 1] in ("}", "]") else pos
+        closer = doc[before + 1:].lstrip()[:1] if before >= 0 else ""
+        if before >= 0 and doc[before:before + 1] == "," and closer in ("}", "]"):
             at = before
-            what = f"a comma after the last {'member' if doc[pos] == '}' else 'item'}, which JSON does not allow"
+            what = f"a comma after the last {'member' if closer == '}' else 'item'}, which JSON does not allow"
     line, column = doc.count("\n", 0, at) + 1, at - doc.rfind("\n", 0, at)
     return f"line {line}, column {column}: {what}"
 
