@@ -22,6 +22,9 @@ BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harne
         "lazy_harness.remote_spelling",
         # why: what to run for a folder private.py refuses, loaded by private.fix only once one is refused
         "lazy_harness.private_fix",
+        # why: which command of a hooks file is ours, one rule for settings.is_ours and the hooks' rare
+        # path (hooks.settings_commands); it imports nothing
+        "lazy_harness.hook_command",
         # why: the hooks' modules compiled into one file (ADR 0050): imports nothing of ours at run time;
         # the hook's launcher installs it, lh hooks install and the worker write it
         "lazy_harness.hotload",

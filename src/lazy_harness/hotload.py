@@ -57,6 +57,7 @@ HOT = (
     # they changed), the plugin's first start, a pull, a migration, a start with something to tell once
     "lazy_harness.hooks.settings_commands", "lazy_harness.hooks.plugin_welcome", "lazy_harness.hooks.start_pull",
     "lazy_harness.hooks.start_migration", "lazy_harness.hooks.told_once",
+    "lazy_harness.hook_command",  # no imports: which commands of a settings file are ours (settings_commands)
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
     "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
     "lazy_harness.regular_file",  # os-only: a file opened without waiting, refused unless it is a regular one

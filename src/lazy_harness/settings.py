@@ -27,9 +27,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from lazy_harness import paths
+from lazy_harness import hook_command, paths
 from lazy_harness.atomic import read_bytes
 from lazy_harness.errors import SettingsError
+from lazy_harness.hook_command import MODULE as MODULE, RUN, RUN_BEFORE as RUN_BEFORE, SCRIPT
 from lazy_harness.project_identity import project_root
 from lazy_harness.settings_read import UNINSTALL_HINT, json_type, read, read_settled
 from lazy_harness.settings_splice import spliced
@@ -40,8 +41,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from collections.abc import Iterator
 
-MODULE = "lazy_harness.hooks"
-SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable form
 # Event -> timeout in seconds. SessionEnd: a per-hook timeout raises the shared 1.5 s budget; the
 # hook itself only enqueues and spawns (tens of ms), 5 s is headroom for a slow disk. UserPromptSubmit
 # runs before every typed prompt: 5 s, so a stuck index can never hold the user's prompt longer.
@@ -54,8 +53,6 @@ AGENT_FLAG = "--agent"  # why: Codex's payloads look like Claude Code's; the com
 # compact), SessionEnd the reason; the others run every group (claude-code-facts.md)
 MATCHED_EVENTS = ("SessionStart", "SessionEnd")
 EVERY = ("", "*")  # matchers that match everything (a group without a matcher too)
-RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
-RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 # why: a package removed (pip uninstall) before lh hooks uninstall, or one that fails to import (a half-done
 # upgrade, a syntax error), must not turn every hook into a traceback and exit 1 in the person's session; the
 # try costs nothing, and an installed package runs as before (hooks.entry.run leaves with os._exit(0) itself)
@@ -68,10 +65,6 @@ GUARD = " || exit 0"
 # the interpreter's options in the command: -I, isolated (implies -E: no PYTHON* variable is read, such as a
 # PYTHONHOME of another Python or a PYTHONPATH naming the project; -s; -P), -S: no site (docs/adr/0002)
 FLAGS = "-I -S"
-# ours: the launcher (RUN), the older ones (RUN_BEFORE, ``-m lazy_harness.hooks``: replaced at the next
-# install), the portable script
-_OURS = re.compile(re.escape(RUN) + "|" + re.escape(RUN_BEFORE) + r"|(?:^|\s)-m\s+" + re.escape(MODULE) + r"(?:\s|$)"
-                   r"|^(?:\S*/)?" + re.escape(SCRIPT) + r"(?:\s|$)")
 
 
 @dataclass
@@ -147,9 +140,22 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
 
 
 def is_ours(entry: object) -> bool:
-    """Ours whatever the interpreter and its options (``-I -S`` now, ``-S -P`` before): a reinstall
-    from another venv or version replaces, never duplicates."""
-    return isinstance(entry, dict) and isinstance(entry.get("command"), str) and bool(_OURS.search(entry["command"]))
+    """Ours whatever the interpreter and its options (``-I -S`` now, ``-S -P`` before) and whatever the
+    person set before it (``LH_CONFIG=... lh-hook Stop``): a reinstall from another venv or version
+    replaces, never duplicates (``hook_command.ours``)."""
+    return isinstance(entry, dict) and hook_command.ours(entry.get("command"))
+
+
+def command_prefix(command: str) -> str:
+    """What the person set before the program of our ``command`` (``LH_CONFIG=/x/y.toml ``, ``env A=1 ``),
+    kept when install rewrites it; "" when nothing."""
+    return hook_command.prefix(command)
+
+
+def program(command: str) -> str | None:
+    """The program sh starts for ``command``, after any ``NAME=value`` and ``env``; None when only a shell
+    could say."""
+    return hook_command.program(command)
 
 
 def _groups(data: dict) -> Iterator[tuple[str, list, int, dict]]:
@@ -240,7 +246,8 @@ def _wanted(data: dict, events: Mapping[str, float], python: str | None, portabl
             agent: str | None) -> dict[str, dict]:
     """Our entry for each of ``events``: the first entry of ours for it in ``data`` (the one whose
     timeout ``kept_timeouts`` reads), with what we own set: ``type``, ``command`` and ``timeout``
-    (``events`` holds the person's timeout where it is kept). Every other key the person added
+    (``events`` holds the person's timeout where it is kept), the command after what the person set
+    before its program (``command_prefix``). Every other key the person added
     (``statusMessage``, one we do not know) stays, in its place (docs/adr/0058, amendments)."""
     first: dict[str, dict] = {}
     for event, _, _, group in _groups(data):
@@ -250,8 +257,8 @@ def _wanted(data: dict, events: Mapping[str, float], python: str | None, portabl
     wanted = {}
     for event, timeout in events.items():
         entry = copy.deepcopy(first.get(event, {}))
-        entry.update({"type": "command", "command": command_for(event, python, portable, agent=agent),
-                      "timeout": timeout})
+        command = command_prefix(entry.get("command", "")) + command_for(event, python, portable, agent=agent)
+        entry.update({"type": "command", "command": command, "timeout": timeout})
         wanted[event] = entry
     return wanted
 

@@ -9,8 +9,7 @@ import sys
 
 import pytest
 
-from lazy_harness import paths, plugin, queue, settings
-from lazy_harness.hooks import settings_commands
+from lazy_harness import hook_command, paths, plugin, queue, settings
 from tests.hooks.hookrun import enable_loop, hook_log, worker_lock_held
 
 BIN = os.path.dirname(sys.executable)  # where lh-hook is, as the plugin's command finds it on PATH
@@ -167,14 +166,14 @@ def test_the_program_the_entry_checks_is_the_one_sh_starts(command):
     words = shlex.split(command)
     while "=" in words[0] and not words[0].startswith("/"):
         words.pop(0)
-    assert settings_commands._program(command) == words[0]
+    assert hook_command.program(command) == words[0]
 
 
 @pytest.mark.parametrize("command", ["$HOME/venv/bin/python -m lazy_harness.hooks Stop",
                                      '"$VENV/python" -m lazy_harness.hooks Stop',
                                      "`which python3` -m lazy_harness.hooks"])
 def test_a_program_only_a_shell_could_name_is_not_checked(command):
-    assert settings_commands._program(command) is None
+    assert hook_command.program(command) is None
 
 
 def test_a_fifo_where_a_settings_file_is_read_holds_no_plugin_run(session, isolated_home):

@@ -129,7 +129,8 @@ def _check_twice(r: Report, plugin_id: str, holding: list) -> None:
     a file Claude Code runs hooks from (no null matcher, no ``disableAllHooks``) with a command that can
     start (hooks/entry.py: ``settings_register``); for the others they do the work themselves."""
     live = [f for f in holding if not f.disables_all and not f.null_matchers and any(
-        (argv := _split(o.command)) and _runnable(argv[0]) and not _package_gone(argv) for o in f.ours)]
+        (program := settings.program(o.command)) and _runnable(program) and not _package_gone(_split(o.command))
+        for o in f.ours)]
     if live:
         where = ", ".join(f"{f.label} ({f.path})" for f in live)
         r.line("warn", "hooks twice", f"the plugin {plugin_id} and {where} both register lazy-harness "
@@ -190,7 +191,7 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
     for f in holding:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
-        gone = sorted({argv[0] for o in f.ours if (argv := _split(o.command)) and not _runnable(argv[0])})
+        gone = sorted({program for o in f.ours if (program := settings.program(o.command)) and not _runnable(program)})
         moved = sorted({parent for o in f.ours if (parent := _package_gone(_split(o.command)))})
         detail = f"{f.path}: {', '.join(events)}"
         if f.disables_all:

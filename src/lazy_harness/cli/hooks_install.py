@@ -199,7 +199,7 @@ def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
                    else f"{json.dumps(timeout, ensure_ascii=False)} is not a positive number")
             lines.append(f"replaced the timeout of {event} in {target} ({had}): ours, {events[event]} s, "
                          "is written")
-        command = settings.command_for(event, portable=portable, agent=agent)
+        command = settings.command_prefix(found.command) + settings.command_for(event, portable=portable, agent=agent)
         if found.command + settings.GUARD == command:
             upgraded.append(event)  # why one line: this install's own command of before the guard, not a hand edit
         elif found.command != command:

@@ -10,31 +10,20 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import jsonload
+from lazy_harness import hook_command, jsonload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-# why here and not settings.is_ours: settings.py imports re, shlex and dataclasses, off the hot path;
-# tests/hooks/test_plugin_twice_inst.py holds our_command to the same answers as settings.is_ours
-_LAUNCHERS = ("from lazy_harness.hooks.launch import run; run()", "from lazy_harness.hooks.entry import run; run()")
-_SCRIPT = "lh-hook"  # settings.SCRIPT
+_SCRIPT = hook_command.SCRIPT
 _APPEND = "sys.path.append("  # in settings.command_for's launcher: the folder it loads lazy_harness from
 
 
 def our_command(command: object) -> bool:
-    """``settings.is_ours`` for one command: our launcher, ``-m lazy_harness.hooks``, or ``lh-hook``."""
-    if not isinstance(command, str):
-        return False
-    if any(run in command for run in _LAUNCHERS):
-        return True
-    words = command.split()
-    if any(w == "-m" and nxt == "lazy_harness.hooks" for w, nxt in zip(words, words[1:], strict=False)):
-        return True
-    first = words[0] if words and not command[0].isspace() else ""
-    return first == _SCRIPT or first.endswith("/" + _SCRIPT)
+    """``settings.is_ours`` for one command (both are ``hook_command.ours``)."""
+    return hook_command.ours(command)
 
 
 def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
@@ -72,58 +61,11 @@ def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
     return events, None
 
 
-def _sh_word(command: str, i: int) -> tuple[str | None, int]:
-    """The word of the POSIX sh ``command`` that starts at ``i``, quotes removed, and where it ends;
-    None when only a shell could say what it is (a ``$`` or backquote, an unclosed quote)."""
-    out, n = [], len(command)
-    while i < n and command[i] not in " \t\n;&|<>()":
-        c = command[i]
-        if c in "$`":
-            return None, i
-        if c == "'":
-            end = command.find("'", i + 1)
-            if end < 0:
-                return None, i
-            out.append(command[i + 1:end])
-            i = end + 1
-        elif c == '"':
-            i += 1
-            while i < n and command[i] != '"':
-                if command[i] in "$`":
-                    return None, i
-                if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\\n':
-                    i += 1
-                out.append(command[i])
-                i += 1
-            if i >= n:
-                return None, i
-            i += 1
-        elif c == "\\" and i + 1 < n:
-            out.append(command[i + 1])
-            i += 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), i
-
-
-def _program(command: str) -> str | None:
-    """The program sh starts for ``command`` (its first word after any ``NAME=value``), or None."""
-    i = 0
-    while True:
-        while i < len(command) and command[i] in " \t\n":
-            i += 1
-        word, i = _sh_word(command, i)
-        name, eq, _ = (word or "").partition("=")
-        if not (eq and name and name.replace("_", "a").isalnum() and not name[0].isdigit()):
-            return word or None
-
-
 def _needs(command: str, cwd: str, env: Mapping[str, str]) -> list[str | None]:
     """What must be there for our ``command`` to start: its program (absolute, or a bare name looked up
     on PATH at each run; None: only a shell could say, or ``lh-hook`` itself) and the file the launcher
     loads lazy_harness from (``-c 'import sys; sys.path.append("<folder>") ...'``; None for other forms)."""
-    word = _program(command)
+    word = hook_command.program(command)
     if word is not None and word.startswith("~/"):
         from lazy_harness import paths
 

@@ -1,0 +1,123 @@
+"""Which command of a hooks file (Claude Code's settings.json, Codex's hooks.json) runs our hook, read
+as ``sh -c`` reads it: our launcher, the older ``-m lazy_harness.hooks``, or the program ``lh-hook``,
+started after any ``NAME=value`` words or through ``env`` (``LH_CONFIG=/x/y.toml lh-hook Stop``). A
+command that only names ``lh-hook`` as an argument of another program (``echo``, ``bash -c``,
+``timeout``) is the person's.
+
+One rule for the CLI (``settings.is_ours``) and the hooks' rare path (``hooks.settings_commands``):
+imports nothing, so a hook may load it.
+"""
+
+from __future__ import annotations
+
+MODULE = "lazy_harness.hooks"
+SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable form
+RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
+RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
+_BREAK = " \t\n;&|<>()"  # what ends a word in sh
+_ENV_WITH_VALUE = ("-u", "-C", "--unset", "--chdir")  # env's options that take the next word
+
+
+def sh_word(command: str, i: int) -> tuple[str | None, int]:
+    """The word of the POSIX sh ``command`` that starts at ``i``, quotes removed, and where it ends. The
+    word is None when only a shell could say what it is (a ``$NAME`` in it); the end is -1 when even
+    where it ends is unknown (``$(``, a backquote, an unclosed quote)."""
+    out, n, known = [], len(command), True
+    while i < n and command[i] not in _BREAK:
+        c = command[i]
+        if c == "`" or command.startswith("$(", i):
+            return None, -1
+        if c == "'":
+            end = command.find("'", i + 1)
+            if end < 0:
+                return None, -1
+            out.append(command[i + 1:end])
+            i = end + 1
+        elif c == '"':
+            i, known = _double_quoted(command, i + 1, out, known)
+            if i < 0:
+                return None, -1
+        elif c == "\\" and i + 1 < n:
+            out.append(command[i + 1])
+            i += 2
+        else:
+            known = known and c != "$"
+            out.append(c)
+            i += 1
+    return ("".join(out) if known else None), i
+
+
+def _double_quoted(command: str, i: int, out: list[str], known: bool) -> tuple[int, bool]:
+    """The text of a double-quoted part from ``i`` (after its ``"``) into ``out``: where it ends (after
+    its closing ``"``; -1 when it does not close or holds a ``$(`` or backquote), and ``known``."""
+    n = len(command)
+    while i < n and command[i] != '"':
+        if command[i] == "`" or command.startswith("$(", i):
+            return -1, known
+        known = known and command[i] != "$"
+        if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\$`\n':
+            i += 1
+        out.append(command[i])
+        i += 1
+    return (i + 1 if i < n else -1), known
+
+
+def _assignment(command: str, start: int, end: int) -> bool:
+    """Whether the word ``command[start:end]`` is a ``NAME=value`` sh reads as a variable for the program."""
+    name, eq, _ = command[start:end].partition("=")
+    return bool(eq and name and name.replace("_", "a").isalnum() and name.isascii() and not name[0].isdigit())
+
+
+def program_at(command: str) -> tuple[str | None, int, int]:
+    """The program sh starts for ``command`` (its first word after any ``NAME=value``, and after ``env``
+    with its options and ``NAME=value`` words), where that word starts and where it ends; None for the
+    program when only a shell could say what it is, and -1 for both places when not even where it is."""
+    i, through_env, takes_value = 0, False, False
+    while True:
+        while i < len(command) and command[i] in " \t":
+            i += 1
+        start = i
+        word, i = sh_word(command, i)
+        if i < 0 or i == start:
+            return None, -1, -1
+        if takes_value or _assignment(command, start, i):
+            takes_value = False
+            continue
+        if through_env and word is not None and word.startswith("-") and word != "-":
+            if word.startswith(("-S", "--split-string")):
+                return None, -1, -1  # why: env splits that string into a command of its own
+            takes_value = word in _ENV_WITH_VALUE
+            continue
+        if not through_env and word is not None and word.rsplit("/", 1)[-1] == "env":
+            through_env = True
+            continue
+        return word, start, i
+
+
+def program(command: str) -> str | None:
+    """The program sh starts for ``command`` (see :func:`program_at`), or None."""
+    return program_at(command)[0]
+
+
+def prefix(command: str) -> str:
+    """What ``command`` sets before its program (``LH_CONFIG=/x/y.toml ``, ``env LH_CONFIG=... ``), with
+    one space after it, or "": what install keeps when it rewrites the person's command of ours."""
+    _, start, _ = program_at(command)
+    before = command[:start].strip() if start > 0 else ""
+    return before + " " if before else ""
+
+
+def ours(command: object) -> bool:
+    """Whether ``command`` runs our hook: our launcher (either), ``-m lazy_harness.hooks``, or the
+    program ``lh-hook``, wherever it is installed."""
+    if not isinstance(command, str):
+        return False
+    if RUN in command or RUN_BEFORE in command:
+        return True
+    words = command.split()
+    if any(w == "-m" and nxt == MODULE for w, nxt in zip(words, words[1:], strict=False)):
+        return True
+    word, start, end = program_at(command)
+    if word is None and start >= 0:  # why: ``$HOME/.local/bin/lh-hook`` is ours wherever $HOME is
+        word = command[start:end].replace('"', "").replace("'", "")
+    return word is not None and word.rsplit("/", 1)[-1] == SCRIPT
