@@ -123,14 +123,14 @@ def command_for(event: str, python: str | None = None, portable: bool = False, p
     (docs/adr/0002). When the package cannot be imported (removed before ``lh hooks uninstall``, or
     broken), the hook exits 0 and prints nothing.
 
-    For Claude Code the command ends with ``|| exit 0`` (``GUARD``): a program that cannot start (the
-    interpreter or ``lh-hook`` gone) exits 0 too, silently.
+    The command ends with ``|| exit 0`` (``GUARD``): a program that cannot start (the interpreter or
+    ``lh-hook`` gone) exits 0 too, silently. Claude Code and Codex CLI both run the command through a
+    shell (docs/adr/0068).
 
     ``portable``: ``lh-hook <Event>``, found on PATH wherever lazy-harness is installed. ``agent``
-    ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI (no guard: written as
-    before)."""
+    ``codex``: ``--agent codex`` after the event, for the hooks.json of Codex CLI."""
     codex = bool(agent) and agent != "claude"
-    tail = f" {AGENT_FLAG} {agent}" if codex else GUARD
+    tail = f" {AGENT_FLAG} {agent}{GUARD}" if codex else GUARD
     if portable:
         return f"{SCRIPT} {event}{tail}"
     from lazy_harness.hotload import package_parent

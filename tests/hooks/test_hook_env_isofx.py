@@ -99,7 +99,7 @@ def test_the_installed_command_is_isolated_and_without_site():
     argv = shlex.split(settings.command_for("Stop", "/usr/bin/python3", parent="/opt/site-packages"))
     assert argv[:4] == ["/usr/bin/python3", "-I", "-S", "-c"] and argv[5:] == ["Stop", "||", "exit", "0"]
     codex = shlex.split(settings.command_for("Stop", "/usr/bin/python3", agent=settings.CODEX))
-    assert codex[1:3] == ["-I", "-S"] and codex[-3:] == ["Stop", settings.AGENT_FLAG, settings.CODEX]
+    assert codex[1:3] == ["-I", "-S"] and codex[-6:] == ["Stop", settings.AGENT_FLAG, settings.CODEX, "||", "exit", "0"]
 
 
 @pytest.mark.parametrize("broken", ["raise RuntimeError('half upgraded')\n", "def (:\n"])

@@ -250,7 +250,12 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
         ("warn", "codex hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
          "install than this lh's: that version runs the hooks, this one the commands and the worker",
          "lh hooks install --agent codex (with this lh)")
-        if other else ("ok", "codex hooks", detail, None)]
+        if other else
+        ("warn", "codex hooks", f"{detail}: written by an older version: once what it runs is gone (an "
+         "interpreter removed with its virtualenv, lh-hook not on PATH), Codex reports a failed hook at every "
+         "event", "lh hooks install --agent codex")
+        if any(not o.command.endswith(settings.GUARD) for o in found.ours)
+        else ("ok", "codex hooks", detail, None)]
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
     elif found.trust.startswith("not trusted"):
