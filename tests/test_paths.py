@@ -41,10 +41,16 @@ def test_claude_config_dir_moves_every_claude_path(tmp_path, monkeypatch):
     assert not paths.memory_dir(str(tmp_path / "p")).startswith(str(tmp_path / "cc"))
 
 
-def test_claude_config_dir_relative_and_tilde_become_absolute(isolated_home, tmp_path, monkeypatch):
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "~/alt")
-    assert paths.claude_dir() == f"{isolated_home}/alt"
+def test_claude_config_dir_relative_becomes_absolute_and_a_tilde_stays_a_folder_name(isolated_home, tmp_path,
+                                                                                     monkeypatch):
+    """Claude Code (2.1.332, run here with ``CLAUDE_CONFIG_DIR='~/cfg'``) does not expand ``~``: it wrote its
+    settings, projects/ and sessions/ into ``<cwd>/~/cfg`` and ran the hooks of ``<cwd>/~/cfg/settings.json``,
+    not of ``$HOME/cfg``. lh expanded it and so read and wrote another folder than the one Claude Code uses."""
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "~/alt")
+    assert paths.claude_dir() == str(tmp_path / "~" / "alt")
+    assert paths.user_settings_file() == str(tmp_path / "~" / "alt" / "settings.json")
+    assert paths.queue_dir() == str(tmp_path / "~" / "alt" / "queue")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "rel")
     assert paths.claude_dir() == str(tmp_path / "rel")
 

@@ -26,11 +26,13 @@ def home(env: Mapping[str, str] | None = None) -> str:
 
 
 def claude_dir(env: Mapping[str, str] | None = None) -> str:
-    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude``."""
+    """``$CLAUDE_CONFIG_DIR``, else ``~/.claude``. why no ``~`` expanded: Claude Code does not expand it
+    (2.1.332: ``~/cfg`` is the folder ``<cwd>/~/cfg``, which holds the settings it runs hooks from), and
+    lh must read and write the folder Claude Code uses; a relative value is relative to the cwd for it too."""
     e = _env(env)
     d = e.get("CLAUDE_CONFIG_DIR")
     if d:
-        return os.path.abspath(os.path.expanduser(d))
+        return os.path.abspath(d)
     return os.path.join(home(e), ".claude")
 
 
