@@ -67,19 +67,35 @@ def _inspect(label: str, path: str) -> SettingsFile:
                         disables_all=data.get("disableAllHooks") is True)
 
 
-def managed_policy() -> tuple[str, str] | None:
-    """(the managed settings file, its key) when it keeps our hooks from running: ``"disableAllHooks":
-    true``, or ``"allowManagedHooksOnly": true`` without our hooks among its own. None when there is no
-    such file, it cannot be read, or it lets them run."""
+def managed_files() -> list[str]:
+    """The managed settings files in the order Claude Code merges them, a later one deciding a key it
+    sets: ``MANAGED_SETTINGS``, then the drop-ins beside it, ``managed-settings.d/*.json`` by name
+    (dot-prefixed names skipped; 2.1.332, seen with the real CLI: docs/how/hooks.md)."""
+    folder = os.path.join(os.path.dirname(MANAGED_SETTINGS), "managed-settings.d")
     try:
-        data, _ = settings_read.read(MANAGED_SETTINGS)
-    except SettingsError:
-        return None  # why: Claude Code cannot read it either; lh doctor's line would be a guess
-    if not data:
-        return None
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".json") and not n.startswith("."))
+    except OSError:
+        names = []
+    return [MANAGED_SETTINGS, *(os.path.join(folder, n) for n in names)]
+
+
+def managed_policy() -> tuple[str, str] | None:
+    """(the managed settings file that decides it, its key) when the managed settings keep our hooks
+    from running: ``"disableAllHooks": true``, or ``"allowManagedHooksOnly": true`` without our hooks
+    among the managed files' own. None when no file sets it, none can be read, or they let them run."""
+    read = []
+    for path in managed_files():
+        try:
+            data, _ = settings_read.read(path)
+        except SettingsError:
+            continue  # why: Claude Code cannot read it either; lh doctor's line would be a guess
+        if isinstance(data, dict):
+            read.append((path, data))
+    holds_ours = any(settings.find_ours(data) for _, data in read)
     for key in POLICY_KEYS:
-        if data.get(key) is True and (key == "disableAllHooks" or not settings.find_ours(data)):
-            return MANAGED_SETTINGS, key
+        deciding = [(path, data[key]) for path, data in read if key in data]
+        if deciding and deciding[-1][1] is True and (key == "disableAllHooks" or not holds_ours):
+            return deciding[-1][0], key
     return None
 
 
