@@ -24,7 +24,8 @@ PREFIXED = [
     ("LH_CONFIG=/x/y.toml $HOME/.local/bin/lh-hook Stop", "LH_CONFIG=/x/y.toml "),
 ]
 FOREIGN = ["echo lh-hook Stop", "bash -c 'lh-hook Stop'", "FOO=1 echo lh-hook Stop", "env echo lh-hook Stop",
-           "timeout 5 lh-hook Stop", "LH=1 my-lh-hook Stop", "notify-send 'lh-hook Stop'"]
+           "timeout 5 lh-hook Stop", "LH=1 my-lh-hook Stop", "notify-send 'lh-hook Stop'", "env -S 'lh-hook Stop'",
+           "A=$(cat /x) lh-hook Stop"]
 
 
 def user_file(home):
