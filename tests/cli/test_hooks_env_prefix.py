@@ -24,8 +24,7 @@ PREFIXED = [
     ("LH_CONFIG=/x/y.toml $HOME/.local/bin/lh-hook Stop", "LH_CONFIG=/x/y.toml "),
 ]
 FOREIGN = ["echo lh-hook Stop", "bash -c 'lh-hook Stop'", "FOO=1 echo lh-hook Stop", "env echo lh-hook Stop",
-           "timeout 5 lh-hook Stop", "LH=1 my-lh-hook Stop", "notify-send 'lh-hook Stop'", "env -S 'lh-hook Stop'",
-           "A=$(cat /x) lh-hook Stop"]
+           "timeout 5 lh-hook Stop", "LH=1 my-lh-hook Stop", "notify-send 'lh-hook Stop'", "env -S 'lh-hook Stop'"]
 
 
 def user_file(home):
@@ -56,6 +55,12 @@ def test_a_prefixed_command_is_ours_in_the_cli_and_in_the_hooks(command, prefix)
 def test_lh_hook_as_an_argument_of_another_program_is_not_ours(command):
     assert not settings.is_ours({"command": command})
     assert not settings_commands.our_command(command)
+
+
+@pytest.mark.parametrize("command", ["A=$(cat /x) lh-hook Stop", "A=`cat /x` lh-hook Stop"])
+def test_a_prefix_only_a_shell_could_read_is_not_taken_for_ours(command):
+    """Where the program starts is not known without running the substitution: lh leaves it (ADR 0070)."""
+    assert not settings.is_ours({"command": command})
 
 
 @pytest.mark.parametrize("command,prefix", PREFIXED)
