@@ -267,3 +267,13 @@ def test_a_relative_xdg_folder_or_lh_config_is_ignored_not_read_in_the_project(i
     assert not any(str(p).startswith(str(project)) for p in (paths.cache_dir(), paths.data_dir(), paths.config_file()))
     monkeypatch.setenv(name, str(tmp_path / "abs"))  # an absolute one counts, as before
     assert str(tmp_path / "abs") in " ".join((paths.cache_dir(), paths.data_dir(), paths.config_file()))
+
+
+def test_codex_home_keeps_its_tilde_as_codex_does(isolated_home, tmp_path, monkeypatch):
+    """codex-cli 0.171.0, run here with ``CODEX_HOME='~/cx'``, kept its config, state and sessions in
+    ``<cwd>/~/cx`` (its own warning named that folder), not ``$HOME/cx``: lh wrote hooks.json where Codex
+    never reads it."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CODEX_HOME", "~/cx")
+    assert paths.codex_home() == str(tmp_path / "~" / "cx")
+    assert paths.codex_hooks_file() == str(tmp_path / "~" / "cx" / "hooks.json")

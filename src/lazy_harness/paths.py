@@ -37,11 +37,12 @@ def claude_dir(env: Mapping[str, str] | None = None) -> str:
 
 
 def codex_home(env: Mapping[str, str] | None = None) -> str:
-    """``$CODEX_HOME``, else ``~/.codex``: where Codex CLI keeps hooks.json, config.toml and its rollouts."""
+    """``$CODEX_HOME``, else ``~/.codex``: where Codex CLI keeps hooks.json, config.toml and its rollouts.
+    A ``~`` in it is not expanded, as Codex does not (0.171.0: ``~/cx`` is ``<cwd>/~/cx``), as ``claude_dir``."""
     e = _env(env)
     d = e.get("CODEX_HOME")
     if d:
-        return os.path.abspath(os.path.expanduser(d))
+        return os.path.abspath(d)
     return os.path.join(home(e), ".codex")
 
 
