@@ -94,10 +94,15 @@ def title_words(title: object) -> str:
     casefolded) joined by one space, so ``orders-table``, ``Orders table`` and ``orders_table`` are one
     title; a symbol is a word of its own (``_SAYING``, and any symbol outside ASCII: ``€``, ``→``), so
     ``C++ flags`` and ``C flags`` are two. A title without a word, its :func:`title_key`. Not an id's part:
-    ids and file names stay as each title gave them."""
-    words, cur = [], []
-    for ch in str(title).casefold():
-        if ch.isalnum():
+    ids and file names stay as each title gave them. Outside ASCII the title is compared in its
+    compatibility form, casefolded (``Кэш``, ``кэш``; an accent composed or not; ``ς`` and ``σ``), and a
+    combining mark is part of its word (a vowel sign or virama in Devanagari: ``कैश`` is one word, not
+    ``क श``); a script without case is only composed."""
+    text, marks = _folded(str(title))
+    words: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch.isalnum() or (marks and cur and _mark(ch)):
             cur.append(ch)
             continue
         if cur:
@@ -108,6 +113,21 @@ def title_words(title: object) -> str:
     if cur:
         words.append("".join(cur))
     return " ".join(words) or title_key(title)
+
+
+def _folded(title: str) -> tuple[str, bool]:
+    """(``title`` casefolded, and in NFKC outside ASCII; whether it holds a character outside ASCII)."""
+    if title.isascii():
+        return title.casefold(), False
+    import unicodedata  # why here: only a title outside ASCII pays for it (a hook reads titles)
+
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", title).casefold()), True
+
+
+def _mark(ch: str) -> bool:
+    import unicodedata
+
+    return unicodedata.category(ch)[0] == "M"
 
 
 def _symbol(ch: str) -> bool:

@@ -55,6 +55,15 @@ def slugify(title: str) -> str:
     Accents are folded (``é`` -> ``e``). A title with nothing left (``日本語``) gets
     ``learning-<hash>`` so different titles still get different files.
     """
+    slug = "-".join(_slug_words(title))
+    if not slug:
+        digest = hashlib.sha256(str(title).encode("utf-8", "replace")).hexdigest()[:8]
+        return f"{FALLBACK}-{digest}"
+    return _cut(slug, SLUG_MAX)
+
+
+def _slug_words(title: str) -> list[str]:
+    """The runs of ASCII letters and digits of ``title`` with its accents folded, lower-cased."""
     folded = unicodedata.normalize("NFKD", str(title)).encode("ascii", "ignore").decode("ascii").lower()
     words, cur = [], []
     for ch in folded:
@@ -65,11 +74,7 @@ def slugify(title: str) -> str:
             cur = []
     if cur:
         words.append("".join(cur))
-    slug = "-".join(words)
-    if not slug:
-        digest = hashlib.sha256(str(title).encode("utf-8", "replace")).hexdigest()[:8]
-        return f"{FALLBACK}-{digest}"
-    return _cut(slug, SLUG_MAX)
+    return words
 
 
 def _cut(slug: str, limit: int) -> str:
@@ -357,7 +362,7 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
 
     # why words, not the id's key: a title spelt otherwise (``orders-table``, ``Orders table``) is the same
     # why without its dashes: a mark outside ASCII (``orders—table``) leaves none in the name (``orderstable``)
-    identity, stem, out = (normalise(origin), ids.title_words(title)), slugify(title).replace("-", "")[:10], []
+    identity, stem, out = (normalise(origin), ids.title_words(title)), _stem(title), []
     for name, found in listing.items():
         for path in sorted(found) if name.replace("-", "").startswith(stem) else ():
             parsed = None if damaged(path) else learning_parts(path)
@@ -368,10 +373,25 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
                         "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
                         "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
                         "now": text_key(fields_of(meta, parsed[1] if parsed else "")["learning"]),
-                        "wrote": one_line(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason")),
+                        "wrote": _digest_of(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason")),
                         "part": _part_of(meta.get("origin_part"))})
     # why the epoch, not the stamp: two machines in other time zones stamp with other offsets
     return sorted(out, key=lambda v: (iso_epoch(v["created"]) or 0.0, v["created"]), reverse=True)
+
+
+def _digest_of(value: object) -> str:
+    """A file's ``text_digest`` as :func:`text_key` writes it (12 hex), else "": no digest, as a file
+    written before it. why: a field edited by hand (``0``, a word, a character more) read as a text
+    edited by hand, the person's word, and no later correction of the title replaced the file."""
+    digest = one_line(value).lower()
+    return digest if len(digest) == 12 and all(c in "0123456789abcdef" for c in digest) else ""
+
+
+def _stem(title: str) -> str:
+    """What the names of a title's files start with, dashes aside: its slug's first 10 characters; for a
+    title with no ASCII word (``Кэш заказов``) every fallback name, whose hash is of the title as spelt
+    (``кэш_заказов`` has another)."""
+    return slugify(title).replace("-", "")[:10] if _slug_words(title) else FALLBACK
 
 
 def read_part(meta: dict) -> tuple[int, int] | None:
