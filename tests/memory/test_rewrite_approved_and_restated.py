@@ -137,3 +137,51 @@ def test_approving_a_waiting_text_after_the_person_undid_its_rewrite_keeps_both(
     [new] = [i for i, v in w.files().items() if "NUMERIC(19,6)" in v["text"]]
     by_hand.approve(w.mdir, w.ldir, "proj", [new], "approved by hand", NOW + DAY + 60, cross=state.ASK)
     assert len(w.shown()) == 2
+
+
+LATER = "Amounts are stored as NUMERIC(19,6) and rounded half-even at invoice time."
+
+
+def _held_then_corrected(w: World) -> tuple[str, str, str]:
+    """The old text, a new one the check holds, then a later session's correction of the title (it
+    replaces the text shown, the old one): the held text is older than the one now shown."""
+    old, new = _held_rewrite(w)
+    w.distil("s3", LATER, NOW + 2 * DAY)
+    [later] = [i for i in w.files() if i not in (old, new)]
+    files = w.files()
+    assert files[old]["status"] == "deprecated" and files[old]["by"] == later
+    assert files[new]["status"] == "held" and files[later]["status"] == "active"
+    return old, new, later
+
+
+def test_approving_a_held_text_older_than_a_correction_keeps_the_correction_alone_shown(w: World):
+    old, new, later = _held_then_corrected(w)
+    r = invoke("memory", "approve", new, "--project", w.root)
+    assert r.code == 0, r.err
+    files = w.files()
+    assert [v["path"] for v in w.shown()] == [files[later]["path"]]
+    assert files[new]["status"] == "deprecated" and files[new]["by"] == later
+    assert files[old]["status"] == "deprecated" and files[old]["by"] == later  # as the correction left it
+    start = _start(w)
+    assert "half-even" in start and "crypto payouts" not in start and "four decimals" not in start
+    assert "approved" in r.out and later in r.out  # the person is told the approved text is not the one shown
+
+
+def test_the_approved_older_text_comes_back_approved_when_the_correction_is_forgotten(w: World):
+    from tests.memory.test_learning_new_text import _status_fields
+
+    old, new, later = _held_then_corrected(w)
+    assert invoke("memory", "approve", new, "--project", w.root).code == 0
+    assert invoke("memory", "forget", later, "--project", w.root).code == 0
+    files = w.files()
+    assert files[new]["status"] == "active" and "approved by hand" in str(_status_fields(files[new]["path"]))
+    assert "crypto payouts" in _start(w)
+
+
+def test_undoing_that_approval_holds_the_text_again(w: World):
+    old, new, later = _held_then_corrected(w)
+    assert invoke("memory", "approve", new, "--project", w.root).code == 0
+    [run] = [r for r in journal.runs(w.mdir) if r["kind"] == "approve"]
+    assert invoke("memory", "undo", run["run"], "--project", w.root).code == 0
+    files = w.files()
+    assert files[new]["status"] == "held" and files[later]["status"] == "active"

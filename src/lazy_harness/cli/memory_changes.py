@@ -260,10 +260,13 @@ def approve(entry_ids: tuple[str, ...], project: str | None, every: bool, reason
     if not entry_ids and not every:
         raise click.UsageError("name the ids to approve (lh memory held lists them), or --all")
     _, cfg, mdir, ldir, name = _where(project)
+    told: list[str] = []
     run, approved = by_hand.approve(mdir, ldir, name, list(entry_ids), reason, time.time(), every,
-                                    state.policy(cfg))
+                                    state.policy(cfg), told)
     index_after(mdir, ldir)
     click.echo(f"approved {_approved(approved)} (undo: lh memory undo {run})")
+    for line in dict.fromkeys(told):  # why once: a learning copied by hand is approved in each of its files
+        click.echo(line)
 
 
 _PLURAL = {"decision": "decisions", "failure": "failures", "learning": "learnings", "handoff": "open items"}

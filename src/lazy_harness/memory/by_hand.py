@@ -311,17 +311,19 @@ def _named(h: dict) -> str:
 
 
 def approve(memory_dir: str, learnings_dir: str, project: str, entry_ids: list[str] | str, reason: str,
-            now: float, every: bool = False, cross: str = state.ASK) -> tuple[str, list[str]]:
+            now: float, every: bool = False, cross: str = state.ASK,
+            told: list[str] | None = None) -> tuple[str, list[str]]:
     """Approve entries in one run (ADR 0024, 0032): a held one is shown to sessions again, a learning
     that waited is shown in every project. ``every``: all the learnings that wait for approval to be
     used in other projects (not the entries the hold check held: each of those needs its id).
-    Returns the run id for ``lh memory undo`` and the ids approved (what ``every`` took is known here only)."""
+    Returns the run id for ``lh memory undo`` and the ids approved (what ``every`` took is known here only);
+    ``told`` gets a line for each approved learning a newer text of its title still replaces."""
     wanted = [ids.as_typed(e) for e in ([entry_ids] if isinstance(entry_ids, str) else entry_ids)]
     # why under one_at_a_time, from the listing to the run: the same Approve sent twice at once wrote two
     # approvals and two runs; the second now finds the entry no longer held, as after an earlier approval
     of_learnings = every or "learning" in map(ids.kind_of, wanted)
     with one_at_a_time(memory_dir, learnings_dir if of_learnings else None):
-        return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross)
+        return _approve(memory_dir, learnings_dir, project, wanted, reason, now, every, cross, told)
 
 
 def _render_marks(memory_dir: str, j: journal.Journal, now: float) -> None:
@@ -354,7 +356,7 @@ def _nothing_waits(listing: list[dict]) -> LhError:
 
 
 def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str], reason: str, now: float,
-             every: bool, cross: str) -> tuple[str, list[str]]:
+             every: bool, cross: str, told: list[str] | None = None) -> tuple[str, list[str]]:
     """:func:`approve` once its lock is held."""
     waiting = held_review.listing(memory_dir, learnings_dir, cross)
     by_id: dict[str, list[dict]] = {}
@@ -387,7 +389,7 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
     def make(j: journal.Journal, at: float) -> None:
         for eid, kind, paths_ in found:
             for path in paths_:
-                held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at)
+                held_review.approve(memory_dir, learnings_dir, eid, kind, path, reason, j, at, told=told)
         if any(kind == "handoff" for _, kind, _ in found):
             _render_marks(memory_dir, j, at)
 

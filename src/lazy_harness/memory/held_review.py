@@ -26,13 +26,14 @@ if TYPE_CHECKING:
 
 
 def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str, reason: str, j: Journal,
-            now: float, env: Env | None = None) -> None:
+            now: float, env: Env | None = None, told: list[str] | None = None) -> None:
     """Release one held entry in journal ``j``: its hold marks out of marks.jsonl and an ``approve``
     mark in with this person's MAC of its text (a decision, failure or open item), or the learning
     set active, ``approved by hand; signed <mac>`` (ADR 0052), only while it is still held or active
     (read under the status lock: one forgotten or deprecated since the list was read stays so, and
     nothing is journalled for it). Raises ``approval_key.KeyRefused`` (an LhError) when the key may not
-    be used, before anything is written."""
+    be used, before anything is written. ``told``: gets a line for the person when the approved text of
+    a learning stays replaced by a newer text of its title (:func:`newer_stands`)."""
     from lazy_harness.atomic import rewrite
     from lazy_harness.errors import LhError
     from lazy_harness.memory import changes
@@ -48,6 +49,9 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
                                        now, j, only_from=(HELD, state.ACTIVE)) and meta.get("status") == HELD:
             # why held only: one that waited to cross projects was shown here, its title settled when written
             replace_older(learnings_dir, path, meta, j, now)
+            if (newer := newer_stands(learnings_dir, path, meta, j, now)) and told is not None:
+                told.append(f"{lid} is approved and stays replaced by {newer}, a newer text of its title written "
+                            f"while it was held (lh memory forget {newer} shows it instead)")
         return
     texts = approval.entry_texts(memory_dir, {eid}).get(eid)
     if not texts:
@@ -97,6 +101,37 @@ def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: fl
             j.note(f"deprecate {v['id']} for {mine['id']}: a new text of its title, approved by hand")
             out.append(v["id"])
     return out
+
+
+def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: float) -> str | None:
+    """A held learning the person approved after a newer text of its title was written (a later
+    session's correction, which replaced the text shown while it was held) does not come back beside
+    it (ADR 0070): it is deprecated by the newest active text of its title, in the approval's run, its
+    approval kept in the run (forgetting the newer text shows it again, approved; undoing the run holds it
+    again). Returns the newer text's id, or None when none stands after it."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import changes, learnings
+    from lazy_harness.memory.files import iso_epoch
+
+    title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
+    versions = learnings.of_title(learnings_dir, learnings.names_by_slug(learnings_dir), title, origin)
+    mine = next((v for v in versions if v["path"] == path), None)
+    since = iso_epoch(mine["created"]) if mine else None
+    # why of_title's order: the newest first
+    newer = next((v for v in versions if since is not None and v["path"] != path and v["status"] == state.ACTIVE
+                  and (iso_epoch(v["created"]) or 0.0) > since), None)
+    if mine is None or newer is None:
+        return None
+    why = "approved by hand after a newer text of its title was written"
+    try:
+        done = changes.set_learning_status(path, learnings_dir, state.DEPRECATED, newer["id"], why, now, j,
+                                           only_from=state.ACTIVE, others_active=(newer["path"],))
+    except LhError as exc:  # a frontmatter no writer rewrites: both texts stay shown
+        j.note(f"{mine['id']} not deprecated for {newer['id']}: {exc}")
+        return None
+    if done:
+        j.note(f"deprecate {mine['id']} for {newer['id']}: {why}")
+    return newer["id"] if done else None
 
 
 def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where: str) -> None:

@@ -69,9 +69,10 @@ def approve(p: Project, form: dict, cfg: Config, now: float) -> str:
     from lazy_harness.memory import state
 
     eid = _field(form, "id").strip()
+    told: list[str] = []
     run, _ = by_hand.approve(p.memory_dir, p.learnings_dir, p.name, [eid], form.get("reason") or "approved in lh ui",
-                             now, cross=state.policy(cfg))
-    return f"approved {eid} (undo: {_undo(p, run)})"
+                             now, cross=state.policy(cfg), told=told)
+    return "; ".join([f"approved {eid} (undo: {_undo(p, run)})", *dict.fromkeys(told)])
 
 
 ACTIONS = {"forget": forget, "close": close, "undo": undo, "approve": approve}
