@@ -2,7 +2,10 @@
 ``ids.title_words``) are one subject at the session start: the project's own text is shown, the other
 project's is left out there (ADR 0063). A title only this other project has is shown as before."""
 
-from tests.hooks.hookrun import enable_loop
+import json
+
+from tests.cli.lhrun import invoke
+from tests.hooks.hookrun import enable_loop, run_hook
 from tests.memory.test_follows_project import start, write_as_session
 from tests.support import memory_samples as ms
 
@@ -42,3 +45,53 @@ def test_in_the_other_project_its_own_text_is_shown(tmp_path, isolated_home):
     here, there = _two(tmp_path, isolated_home)
     text = start(there, sid="t-1")
     assert "re-run by hand" in text
+
+
+PROMPT = "how does the nightly wombat export handle retries"
+
+
+def _prompt(root: str, sid: str) -> str:
+    r = run_hook("UserPromptSubmit", {"session_id": sid, "transcript_path": f"/nowhere/{sid}.jsonl", "cwd": root,
+                                      "hook_event_name": "UserPromptSubmit", "prompt": PROMPT})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    out = json.loads(r.stdout) if r.stdout else {}
+    return (out.get("hookSpecificOutput") or {}).get("additionalContext", "")
+
+
+def test_prompt_recall_gives_the_projects_own_text_of_a_title_not_the_others(tmp_path, isolated_home):
+    here, there = _two(tmp_path, isolated_home)
+    ms.index_now()
+    # a session the start showed the own text to: the other project's text of the title does not come instead
+    start(here, sid="h-1")
+    assert "re-run by hand" not in _prompt(here, "h-1")
+    # a session whose start showed nothing: the own text, not both
+    fresh = _prompt(here, "h-2")
+    assert "three times" in fresh and "re-run by hand" not in fresh
+    said = invoke("memory", "show", "--project", here, "--prompt", PROMPT).out
+    assert "re-run by hand" not in said.split("==== why")[0]
+    [line] = [x for x in said.splitlines() if "l-" in x and "retries-on-the-nightly" in x and "learning" in x]
+    assert line.startswith("other")
+    own_id = next(h["id"] for h in _hits(here) if h["project"] == "api" and "wombat export" in h["title"])
+    assert f"this project's {own_id}" in said
+    # in the other project its own text is the one given
+    assert "re-run by hand" in _prompt(there, "t-1")
+
+
+def _hits(root: str) -> list[dict]:
+    r = invoke("memory", "search", "wombat", "export", "retries", "--project", root, "--json")
+    assert r.code == 0, r.err
+    return [json.loads(x) for x in r.out.splitlines()]
+
+
+def test_search_lists_both_texts_of_a_title_and_says_whose_each_is(tmp_path, isolated_home):
+    here, _ = _two(tmp_path, isolated_home)
+    ms.index_now()
+    hits = {h["project"]: h for h in _hits(here) if "retries" in h["title"].lower()}
+    assert set(hits) == {"api", "billing"}
+    assert hits["api"]["this_project"] is True and "title_here" not in hits["api"]
+    assert hits["billing"]["this_project"] is False and hits["billing"]["title_here"] == hits["api"]["id"]
+    lines = invoke("memory", "search", "wombat", "export", "retries", "--project", here).out.splitlines()
+    [own_line] = [x for x in lines if hits["api"]["id"] in x and "billing" not in x]
+    [other] = [x for x in lines if hits["billing"]["id"] in x]
+    assert "[this project's]" in own_line
+    assert f"[another project's text of this title: this project's is {hits['api']['id']}]" in other

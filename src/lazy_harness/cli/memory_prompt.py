@@ -95,7 +95,9 @@ def verdict(c: dict) -> str:
     """The first column of a "why" line: pass (in the text), shown (passes the bar, shown to the session
     already), no room (passes the bar, past recall.max_items or recall.max_chars), held (the hold check),
     wait (another project's learning waiting for approval), damaged (a learning file whose frontmatter a
-    hand edit took away: ``state.DAMAGED``, shown to no session), or blank (missed the bar)."""
+    hand edit took away: ``state.DAMAGED``, shown to no session), other (another project's learning of a
+    title this project's has: ``admit.own_title_first``), or blank (missed the bar)."""
     if c["passes"]:
         return str(c.get("left") or "pass")
-    return "held" if c.get("held") else "wait" if c.get("waiting") else "damaged" if c.get("damaged") else ""
+    return ("held" if c.get("held") else "wait" if c.get("waiting") else "damaged" if c.get("damaged")
+            else "other" if c.get("own_title") else "")

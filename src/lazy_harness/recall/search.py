@@ -92,7 +92,9 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
             c["elsewhere"] = not admit.in_scope(c, keys, legacy)
         if not all_projects:
             unassigned(ranked, mdir, ldir, project_identity.project_name(cwd))
-        return [c for c in ranked if all_projects or not c["elsewhere"]]
+        ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
+        titles_here(conn, ranked, project_identity.project_name(cwd), keys, adopted)
+        return ranked
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
     # month folders are where hand edits happen, and the worker's updates look at every file
@@ -108,6 +110,32 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
             c["state"] = "unassigned"
             c["mark"] = f"in no project until assigned: lh memory assign {c['id']} --project {cwd}"
     return out
+
+
+def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys: frozenset[str],
+                adopted: frozenset[str]) -> None:
+    """Each learning hit gets ``this_project`` (written here, ``state.written_in``, or adopted), and one of
+    another project whose title one of this project's learnings has (memory/own_title.py) ``title_here``,
+    that learning's id: both are listed, labelled, where the session start and prompt recall give this
+    project's alone (ADR 0070). The index's rows of this project's learnings are read only for such a hit."""
+    from lazy_harness.memory import own_title, state
+
+    learnings = [c for c in ranked if c["kind"] == "learning"]
+    for c in learnings:
+        c["this_project"] = c["id"] in adopted or state.written_in(c, keys, project)
+    others = [c for c in learnings if not c["this_project"]]
+    if not others:
+        return
+    from lazy_harness.recall.index import lookup
+
+    kept = own_title.titles_among(lookup.own_learnings(conn, project, keys, adopted),
+                                  [(c["title"], c["file"]) for c in others])
+    for c in others:
+        if lid := own_title.other_of_own_title(kept, c["title"], c["file"]):
+            c["title_here"] = lid
+    paired = {c["title_here"] for c in others if c.get("title_here")}
+    for c in learnings:
+        c["paired"] = c["id"] in paired
 
 
 def unassigned(ranked: list[dict], mdir: str, ldir: str, name: str) -> None:
@@ -169,6 +197,10 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
         obj["state"] = c.get("state", "active")
         if c.get("elsewhere"):
             obj["project_only"] = True
+        if "this_project" in c:
+            obj["this_project"] = c["this_project"]
+        if c.get("title_here"):
+            obj["title_here"] = c["title_here"]
         if c.get("also_in"):
             obj["also_in"] = c["also_in"]
         if came_from(c):
@@ -180,6 +212,10 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
     label = f"  [{mark}]" if mark else ""
     if c.get("elsewhere"):
         label += f"  [project-only: {one_line(c['origin'] or 'unknown', 40)}]"
+    if c.get("title_here"):  # why: both texts of one title listed, only this project's given to its sessions
+        label += f"  [another project's text of this title: this project's is {c['title_here']}]"
+    elif c.get("paired"):
+        label += "  [this project's]"
     if came_from(c):
         label += f"  [{one_line(came_from(c), 80)}]"
     return (f"{c['kind']:<8}  {c['id']}  {date_of(c['ts']):<10}  {c['origin'] or '-'}  {title}{label}  {where_}"

@@ -235,7 +235,8 @@ def _verdict(c: dict) -> str:
     to the session already, ``no room``: explain.left_out)."""
     if c["passes"]:
         return str(c.get("left") or "pass")
-    return "held" if c.get("held") else "waiting" if c.get("waiting") else "damaged" if c.get("damaged") else ""
+    return ("held" if c.get("held") else "waiting" if c.get("waiting") else "damaged" if c.get("damaged")
+            else "other" if c.get("own_title") else "")
 
 
 def _titles(v: View) -> dict[str, entry_names.Named]:

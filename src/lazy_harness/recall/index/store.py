@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 # is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; 19: a name read as
 # words by the hold check, ADR 0033; 20: one entry stands for an id carried by two texts, ADR 0059;
 # 21: an open item a merge brought in is labelled synced, ADR 0032; 22: two old lines whose different
-# summaries hash to one id both stand, ADR 0059; the rest: git)
-VERSION = "22"
+# summaries hash to one id both stand, ADR 0059; 23: the learnings of a project found by their key,
+# ADR 0070; the rest: git)
+VERSION = "23"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
@@ -64,6 +65,8 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_id ON entry(id)",  # the other entries of an id (``apply.settle``)
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
+    # a project's own learnings (mdir '') by key: prompt recall's title rule (``lookup.own_learnings``)
+    "CREATE INDEX IF NOT EXISTS entry_key ON entry(mdir, okey)",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
     *vectors.SCHEMA,

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
     from lazy_harness.memory.shapes import Env, Record
 
+    Rows = list[tuple[str, str, str]]  # this project's learnings in the index: (id, title, file)
+
 
 def attach(conn: sqlite3.Connection, ranked: list[dict]) -> None:
     """Give each candidate its project key, origin phrase, hold verdict and source session from the index."""
@@ -86,3 +88,29 @@ def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str
     # why the path: an approval counts only as the person's MAC of the file's text (ADR 0052)
     return state.approved_learning(frontmatter.read_frontmatter_values(c["file"], ("deprecated_reason",)),
                                    None, c["file"], env)
+
+
+def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, keys: frozenset[str],
+                    adopted: frozenset[str], kept: Rows | None) -> Rows | None:
+    """Another project's learning that passes, of a title one of this project's learnings has (matched by
+    its words), no longer passes: it gets ``own_title``, that learning's id. The SessionStart digest's
+    rule (memory/own_title.py, ADR 0070): this project's text of a subject is its word here, whether or
+    not the prompt matched it. ``kept``: this project's learnings (id, title, file), read from the index
+    once (None: not yet); returned for the next call. Nothing is read unless another project's passes."""
+    from lazy_harness.memory import own_title, provenance
+
+    def here(c: dict) -> bool:  # ``state.written_in``, adopted ids too; why not it: ``state`` costs the hook
+        return c["id"] in adopted or (provenance.is_key(c["okey"], keys) if c.get("okey") else c["origin"] == project)
+
+    others = [c for c in ranked if c["passes"] and c["kind"] == "learning" and not here(c)]
+    if not others:
+        return kept
+    if kept is None:
+        from lazy_harness.recall.index import lookup
+
+        kept = lookup.own_learnings(conn, project, keys, adopted)
+    titles = own_title.titles_among(kept, [(c["title"], c["file"]) for c in others])
+    for c in others:
+        if lid := own_title.other_of_own_title(titles, c["title"], c["file"]):
+            c["passes"], c["own_title"] = False, lid
+    return kept

@@ -210,6 +210,8 @@ def out_reason(c: dict) -> str:
         return f"held: {c['held']}"
     if c.get("waiting"):
         return f"waits for your approval to be used in other projects (lh memory approve {c['id']})"
+    if c.get("own_title"):
+        return f"another project's text of a title this project's {c['own_title']} has, the word here"
     return ""
 
 

@@ -171,14 +171,16 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
         if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
             info["own_session"] = sum(c["sess"] in session for c in ranked)
             ranked = [c for c in ranked if c["sess"] not in session]
+        titles: list[list[tuple[str, str, str]] | None] = [None]  # this project's learnings, read once if needed
+
         def withheld(rows: list[dict[str, Any]]) -> None:
             waiting(rows, keys, project, cross, env)
             admit.hold_back(rows, mdir, env)
+            titles[0] = admit.own_title_first(rows, conn, project, keys, adopted, titles[0])
 
         # why these first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
         ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project, withheld)
-        waiting(ranked, keys, project, cross, env)  # those the strength bar passed when no similarity ran
-        admit.hold_back(ranked, mdir, env)
+        withheld(ranked)  # those the strength bar passed when no similarity ran
         info["entries"] = lookup.doc_count(conn)
         return ranked, info
     except store.BeingMade:  # why: a writer's file before its schema: nothing to read, nothing to remove
@@ -249,10 +251,13 @@ def describe(info: Mapping[str, Any]) -> str:
     held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
     waiting = ",".join(c["id"] for c in info.get("ranked") or () if c.get("waiting"))  # for approval (ADR 0032)
     damaged = ",".join(c["id"] for c in info.get("ranked") or () if c.get("damaged"))  # no frontmatter
+    # another project's learning of a title this project's has (ADR 0070)
+    own_title = ",".join(c["id"] for c in info.get("ranked") or () if c.get("own_title"))
     # own_session: distilled from this very session; search: exact (no word list read was cut) or
     # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
     for name, value in (("already_shown", info.get("already")), ("own_session", info.get("own_session")),
-                        ("held", held), ("waiting", waiting), ("damaged", damaged), ("indexed", info.get("indexed")),
+                        ("held", held), ("waiting", waiting), ("damaged", damaged), ("own_title", own_title),
+                        ("indexed", info.get("indexed")),
                         ("search", info.get("search")), ("index", info.get("index"))):
         if value:
             parts.append(f"{name}={value}")
@@ -264,7 +269,8 @@ def describe(info: Mapping[str, Any]) -> str:
     elif info.get("passed"):
         parts.append("nothing new")
     else:  # why: one passed the bar and is held or waits: "nothing passed the bar" would be untrue
-        parts.append(f"nothing added: {out_because(info)}" if held or waiting or damaged else "nothing passed the bar")
+        parts.append(f"nothing added: {out_because(info)}" if held or waiting or damaged or own_title
+                     else "nothing passed the bar")
     return " ".join(parts)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
-from lazy_harness.memory import frontmatter, held, ids, lines, provenance, state, trust
+from lazy_harness.memory import frontmatter, held, ids, lines, own_title, provenance, state, trust
 from lazy_harness.memory.fence import date_of
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
@@ -362,16 +362,9 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
 
 def own_title_wins(ranked: Iterable[dict], project: str, key: Key) -> Iterator[dict]:
     """``ranked`` (own learnings first: :func:`rank_learnings`) less another project's learning of a
-    title one of this project's has (``ids.title_words``: spelt as it may be): two texts of one subject
-    where this project's is the word here (ADR 0063)."""
-    titles: set[str] = set()
-    for h in ranked:
-        title = ids.title_words(h.get("title") or ids.title_of_file(h["path"]))
-        if own(h, project, key):
-            titles.add(title)
-        elif title in titles:
-            continue
-        yield h
+    title one of this project's has: the rule of memory/own_title.py, which prompt recall applies too."""
+    return own_title.own_title_wins(ranked, lambda h: own(h, project, key),
+                                    lambda h: own_title.title_of(h.get("title"), h["path"]))
 
 
 def _readable(brief: list[dict], stats: dict) -> list[dict]:
