@@ -95,3 +95,28 @@ def test_search_lists_both_texts_of_a_title_and_says_whose_each_is(tmp_path, iso
     [other] = [x for x in lines if hits["billing"]["id"] in x]
     assert "[this project's]" in own_line
     assert f"[another project's text of this title: this project's is {hits['api']['id']}]" in other
+
+
+def test_prompt_recall_reads_no_title_of_this_project_when_no_other_projects_learning_passes(
+        tmp_path, isolated_home, monkeypatch):
+    from lazy_harness import config
+    from lazy_harness.recall.index import lookup
+    from lazy_harness.recall.prompt import recall
+
+    here, there = _two(tmp_path, isolated_home)
+    write_as_session(here, {"decisions": [{"summary": "Deploy the blue green canary with the rollout script",
+                                           "rationale": "A canary of five percent catches a bad build."}]},
+                     session="sess-c")
+    ms.index_now()
+    asked = []
+    real = lookup.own_learnings
+    monkeypatch.setattr(lookup, "own_learnings", lambda *a: asked.append(a) or real(*a))
+    cfg = config.load_fast(dict(__import__("os").environ))
+    text, _ = recall.context_for("how does the blue green canary rollout script deploy", here, cfg, None)
+    assert text is not None and "canary" in text and asked == []  # only this project's entries pass: nothing read
+    text, _ = recall.context_for("zstandard archive compression level", here, cfg, None)
+    assert text is not None and "Zstandard" in text and len(asked) == 1  # another project's, of a title not here
+    asked.clear()
+    text, info = recall.context_for(PROMPT, here, cfg, None)
+    assert len(asked) == 1 and "re-run by hand" not in (text or "")
+    assert "own_title=" in recall.describe(info)
