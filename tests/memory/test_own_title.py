@@ -1,5 +1,5 @@
 """memory/own_title.py: the one rule for a title this project's learning and another project's both
-have (ADR 0070), as the session start, prompt recall and ``lh memory search`` use it."""
+have (ADR 0071), as the session start, prompt recall and ``lh memory search`` use it."""
 
 from lazy_harness.memory import own_title
 

@@ -106,7 +106,7 @@ def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: fl
 def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: float) -> str | None:
     """A held learning the person approved after a newer text of its title was written (a later
     session's correction, which replaced the text shown while it was held) does not come back beside
-    it (ADR 0070): it is deprecated by the newest active text of its title, in the approval's run, its
+    it (ADR 0071): it is deprecated by the newest active text of its title, in the approval's run, its
     approval kept in the run (forgetting the newer text shows it again, approved; undoing the run holds it
     again). Returns the newer text's id, or None when none stands after it."""
     from lazy_harness.errors import LhError

@@ -117,7 +117,7 @@ def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys
     """Each learning hit gets ``this_project`` (written here, ``state.written_in``, or adopted), and one of
     another project whose title one of this project's learnings has (memory/own_title.py) ``title_here``,
     that learning's id: both are listed, labelled, where the session start and prompt recall give this
-    project's alone (ADR 0070). The index's rows of this project's learnings are read only for such a hit."""
+    project's alone (ADR 0071). The index's rows of this project's learnings are read only for such a hit."""
     from lazy_harness.memory import own_title, state
 
     learnings = [c for c in ranked if c["kind"] == "learning"]

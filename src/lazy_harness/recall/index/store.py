@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 # words by the hold check, ADR 0033; 20: one entry stands for an id carried by two texts, ADR 0059;
 # 21: an open item a merge brought in is labelled synced, ADR 0032; 22: two old lines whose different
 # summaries hash to one id both stand, ADR 0059; 23: the learnings of a project found by their key,
-# ADR 0070; the rest: git)
+# ADR 0071; the rest: git)
 VERSION = "23"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"

@@ -94,7 +94,7 @@ def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, 
                     adopted: frozenset[str], kept: Rows | None) -> Rows | None:
     """Another project's learning that passes, of a title one of this project's learnings has (matched by
     its words), no longer passes: it gets ``own_title``, that learning's id. The SessionStart digest's
-    rule (memory/own_title.py, ADR 0070): this project's text of a subject is its word here, whether or
+    rule (memory/own_title.py, ADR 0071): this project's text of a subject is its word here, whether or
     not the prompt matched it. ``kept``: this project's learnings (id, title, file), read from the index
     once (None: not yet); returned for the next call. Nothing is read unless another project's passes."""
     from lazy_harness.memory import own_title, provenance

@@ -251,7 +251,7 @@ def describe(info: Mapping[str, Any]) -> str:
     held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
     waiting = ",".join(c["id"] for c in info.get("ranked") or () if c.get("waiting"))  # for approval (ADR 0032)
     damaged = ",".join(c["id"] for c in info.get("ranked") or () if c.get("damaged"))  # no frontmatter
-    # another project's learning of a title this project's has (ADR 0070)
+    # another project's learning of a title this project's has (ADR 0071)
     own_title = ",".join(c["id"] for c in info.get("ranked") or () if c.get("own_title"))
     # own_session: distilled from this very session; search: exact (no word list read was cut) or
     # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
