@@ -1,4 +1,4 @@
-"""One rule for a title that this project's learning and another project's both have (ADR 0063, 0070):
+"""One rule for a title that this project's learning and another project's both have (ADR 0063, 0071):
 the project's own text is its word on the subject, so the other project's learning of that title is
 left out wherever a session of this project is given learnings (the SessionStart digest and prompt
 recall) and labelled where a person lists them (``lh memory search``). A title is matched by its words
