@@ -29,6 +29,7 @@ from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
 from lazy_harness.recall.readback import codex_fit as fitting
 from lazy_harness.recall.readback import digest as recall
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,8 +46,8 @@ def _entries(path: str) -> list[dict]:
     there and cannot be read is said on stderr (:func:`_say_unreadable`)."""
     try:
         if not _say_unreadable(path):
-            with open(path, "rb"):
-                return files.read_entries(path)
+            os.close(open_regular(path)[0])  # why: a file there that cannot be read is said, not read as empty
+            return files.read_entries(path)
     except FileNotFoundError:
         pass
     except OSError as exc:
@@ -77,10 +78,13 @@ def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None =
 
     out = []
     for path in files.recent_learning_files(ldir, 10**9):
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
+        try:  # why open_regular: a FIFO named as a learning held show in open() for good
+            with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
                 text = fh.read()
-        except OSError:
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            _say_unreadable(path, exc)
             continue
         damage: list[tuple[int, str]] = []
         meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)

@@ -78,9 +78,13 @@ def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str,
     costly = _costly(t, learnings_dir)
     if costly:
         titles = _titles(costly, learnings_dir)
+        lost = any(e.kind == "learning" and (e.folder, e.id) not in titles for e in costly)
+        odd = _unreadable_learnings(learnings_dir) if lost else ""
         click.echo("most characters for the least use:")
         for e in costly:
-            title = _short(titles[e.folder, e.id]) if (e.folder, e.id) in titles else GONE  # deleted or retyped
+            # deleted or retyped; a learning perhaps in a file that cannot be read (a FIFO in its place)
+            gone = odd if e.kind == "learning" and odd else GONE
+            title = _short(titles[e.folder, e.id]) if (e.folder, e.id) in titles else gone
             of = f"{names.get(e.folder) or os.path.basename(e.folder)}  " if names is not None else ""
             click.echo(terminal_safe(f"  {e.id}  {of}{e.chars} characters in {len(e.shown)} session(s), "
                                      f"used in {len(e.used)}: {title}"))
@@ -111,6 +115,18 @@ def _learning_heads(learnings_dir: str) -> Iterator[tuple[str, dict]]:
     for path in files.recent_learning_files(learnings_dir, 10**9):
         if (head := heads.read_head(path)) is not None:
             yield heads.learning_id(head), head
+
+
+def _unreadable_learnings(learnings_dir: str) -> str:
+    """``(not in a readable file; <file>: cannot be read: <why>)`` when a learning file is there that cannot
+    be read (a FIFO or a folder in its place: whose it is cannot be told), '' when none is: then a
+    learning not found is no longer in memory."""
+    from lazy_harness.memory import damage, files
+
+    odd = [f"{p}: cannot be read: {why}" for p in files.recent_learning_files(learnings_dir, 10**6)
+           if (why := damage.unreadable(p))]
+    more = f", and {len(odd) - 1} more such file(s)" if len(odd) > 1 else ""
+    return f"(not in a readable file; {odd[0]}{more})" if odd else ""
 
 
 def _short(title: str) -> str:

@@ -16,6 +16,7 @@ from lazy_harness import config, paths, project_identity
 from lazy_harness.logfile import one_line
 from lazy_harness.memory.fence import local_time
 from lazy_harness.memory.files import iso_epoch
+from lazy_harness.regular_file import open_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,9 +65,10 @@ def valid_since(value: str | None) -> bool:
 
 
 def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
-         since: str | None, limit: int, show_all: bool) -> list[dict]:
+         since: str | None, limit: int, show_all: bool) -> tuple[list[dict], list[str]]:
     """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
-    another project, listed only with ``all_projects``)."""
+    another project, listed only with ``all_projects``), and ``<file>: cannot be read: <why>`` of each
+    learning hit left out because its file cannot be read any more (``Seen.learning``)."""
     from lazy_harness.recall.index import for_commands, lookup
     from lazy_harness.recall.prompt import admit, rank
 
@@ -104,12 +106,13 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
     # why here, not in rank.rank: its ties stay in index order for the prompt hook (measured with that
     # order); a person reading a search wants the newest of equal matches first
     ranked.sort(key=lambda c: (-c["coverage"], c["bm25"], -(iso_epoch(c["ts"]) or 0.0)))
-    out = label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir)
+    unreadable: list[str] = []
+    out = label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir, unreadable)
     for c in out:
         if c.get("unassigned"):
             c["state"] = "unassigned"
             c["mark"] = f"in no project until assigned: lh memory assign {c['id']} --project {cwd}"
-    return out
+    return out, unreadable
 
 
 def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys: frozenset[str],
@@ -165,18 +168,29 @@ def run(words: list[str], project: str | None, all_projects: bool, kinds: list[s
     cwd, cfg, mdir, ldir = place(project, env, say)
     from lazy_harness.memory import files
 
-    # why these two: the index reads past a folder in their place (one of marks.jsonl stops it); why
-    # not memory.damage's check: importing it cost the search 13 ms
+    # why these two: the index reads past a folder or a FIFO in their place (one of marks.jsonl stops it);
+    # why not memory.damage's check: importing it cost the search 13 ms
     for path in (os.path.join(mdir, files.DECISIONS), os.path.join(mdir, files.FAILURES)):
-        if os.path.isdir(path):
-            say(f"lh: {path}: cannot be read: a folder, not a file; searched the rest of memory", err=True)
-    hits = find(words, cwd, cfg, mdir, ldir, all_projects, kinds, since, limit, show_all)
+        if why := _not_a_file(path):
+            say(f"lh: {path}: cannot be read: {why}; searched the rest of memory", err=True)
+    hits, unreadable = find(words, cwd, cfg, mdir, ldir, all_projects, kinds, since, limit, show_all)
+    for said in unreadable:  # a learning file the index holds and a FIFO or a folder stands in for now
+        say(f"lh: {said}; searched the rest of memory (hint: move it aside)", err=True)
     if not hits:
         say(f"no match for: {' '.join(words)}", err=True)
         return 1
     for c in hits:
         say(line(c, as_json, c.get("mark") or None, show_all))
     return 0
+
+
+def _not_a_file(path: str) -> str:
+    """Why ``path`` is no file to read ('' : a regular file, or nothing, there)."""
+    try:
+        mode = os.stat(path).st_mode & 0o170000  # why the mask: stat.S_IFMT without ``stat``
+    except OSError:
+        return ""
+    return "" if mode == 0o100000 else "a folder, not a file" if mode == 0o040000 else "not a regular file"
 
 
 def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
@@ -241,11 +255,12 @@ def date_of(ts: object) -> str:
 
 
 def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,
-              limit: int, mdir: str, ldir: str) -> list[dict]:
+              limit: int, mdir: str, ldir: str, unreadable: list[str]) -> list[dict]:
     """The first ``limit`` hits, each with its ``state`` and ``mark`` as ``lh memory show`` tags it
     (memory/held_review.py's ``States``: '' when shown as it is); superseded, merged and deprecated ones only
     with ``show_all``. Only the hits looked at until ``limit`` are kept are read. ``mdir``: the
-    project's memory folder, whose kept verdicts the learnings' states use, as show's do."""
+    project's memory folder, whose kept verdicts the learnings' states use, as show's do. A learning
+    whose file cannot be read is left out, as SessionStart leaves it out, and named in ``unreadable``."""
     from lazy_harness.memory import state
 
     cross = state.policy(cfg)
@@ -253,6 +268,9 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
     seen.wanted = {os.path.basename(c["file"])[11:] for c in hits if c["kind"] == "learning"}
     out = []
     for c in hits:
+        if c["kind"] == "learning" and seen.learning(c["file"]) is None:
+            unreadable.append(seen.unreadable[c["file"]])
+            continue
         if c["kind"] == "learning":
             seen.as_digest_lists(c)
         now = seen.state_of(c, cross)
@@ -283,6 +301,24 @@ class Seen:
         self.wanted: set[str] = set()  # the names (past the day) of the learning hits: the files looked for
         self.names: dict[str, str] = {}  # memory folder -> its project's name
         self.origins: Callable[[], dict[str, str]] | None = None  # memory key -> a learning's origin
+        self.learnings: dict[str, tuple[dict, str] | None] = {}  # a learning's file -> ``learning_of`` it
+        self.unreadable: dict[str, str] = {}  # a learning's file -> ``<file>: cannot be read: <why>``
+
+    def learning(self, path: str) -> tuple[dict, str] | None:
+        """``learning_of(path)``, read once; None when the file is there and cannot be read (a FIFO or
+        a folder put in its place since it was indexed), said in :attr:`unreadable`. A file gone
+        since reads as one without text, as before: the index's writer drops it at its next update."""
+        if path not in self.learnings:
+            try:
+                self.learnings[path] = learning_of(path)
+            except FileNotFoundError:
+                self.learnings[path] = {}, ""
+            except OSError as exc:
+                from lazy_harness.memory import damage  # why here: only for such a file (13 ms)
+
+                self.learnings[path] = None
+                self.unreadable[path] = f"{path}: cannot be read: {damage.unreadable(path) or exc.strerror or exc}"
+        return self.learnings[path]
 
     def as_digest_lists(self, hit: dict) -> None:
         """A learning hit as the SessionStart digest lists it: the newest of the files of its id and title
@@ -322,7 +358,7 @@ class Seen:
         from lazy_harness.memory import frontmatter, state
 
         if hit["kind"] == "learning":
-            meta, text = learning_of(hit["file"])
+            meta, text = self.learning(hit["file"]) or ({}, "")
             if meta.get(frontmatter.DAMAGED):  # why: whose it is cannot be read, so it waits for no approval
                 return state.DAMAGED, meta[frontmatter.DAMAGED]
             return self.of(self.mdir).learning({**meta, "path": hit["file"]}, text, cross)
@@ -361,7 +397,7 @@ class Seen:
         from lazy_harness.memory import trust
 
         if hit["kind"] == "learning":
-            return learning_of(hit["file"])[1]
+            return (self.learning(hit["file"]) or ({}, ""))[1]
         if hit["kind"] == "handoff":
             item = self.items.get(os.path.dirname(hit["file"]), ({}, set()))[0].get(hit["id"]) or {}
             return str(item.get("text") or hit["title"])
@@ -398,9 +434,8 @@ class Seen:
 
         path = hit["file"]
         if path not in self.rows:
-            try:
-                with open(path, "rb") as fh:
-                    self.rows[path] = fh.read().split(b"\n")
+            try:  # why read_regular: a FIFO in the file's place held the search in open() for good
+                self.rows[path] = read_regular(path).split(b"\n")
             except OSError:
                 self.rows[path] = []
         rows, number = self.rows[path], hit["line"] or 0
@@ -420,14 +455,13 @@ class Seen:
 def learning_of(path: str) -> tuple[dict, str]:
     """(frontmatter, the text the check reads) of a learning file, read as ``lh memory show`` reads it
     (a file without frontmatter: its whole text); a quote left open that swallowed its keys is named
-    under ``frontmatter.DAMAGED`` (``line 3: title: ...``), as the SessionStart heads name it."""
+    under ``frontmatter.DAMAGED`` (``line 3: title: ...``), as the SessionStart heads name it. Raises
+    OSError when it cannot be read (``regular_file.NotRegularFile`` for a FIFO: a plain ``open`` of one
+    held the search for good)."""
     from lazy_harness.memory import frontmatter, held
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return {}, ""
+    with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:  # why text mode: \r\n read as \n
+        text = fh.read()
     damage: list[tuple[int, str]] = []
     meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
     if damage:
