@@ -36,9 +36,12 @@ from lazy_harness.regular_file import append_regular
 # why: not ``from typing import TYPE_CHECKING``: the prompt hook loads this module, and never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from sqlite3 import Connection
     from types import ModuleType
-    from typing import Any
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
     from lazy_harness.recall.index.lexical_write import Pending
 
@@ -150,51 +153,52 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
     deleted and made again. Without ``create`` (a reader: the hook, the answerer) nothing is made: a
     file with no index of this version raises ``DatabaseError`` (``damaged``). With ``create``, a folder
     not the user's own raises :class:`FolderRefused` (a reader's caller checked every folder first)."""
-    sqlite3 = sqlite()
     if create:
         own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
     _no_links(path, create)
-    for attempt in (1, 2):
-        conn = None
-        if create:
-            # why: SQLite would make it 0644; in the loop: a file removed below is made again by attempt 2.
-            # why append_regular: a plain open of a FIFO in the file's place held it (and the writer's lock) for good
-            try:
-                os.close(append_regular(path, 0o600))
-            except OSError:
-                pass  # connect says what is wrong
+    # why: busy or locked is not damage (``damaged``): another process writing the index would lose its work
+    return rebuilt_once(path, lambda: _opened(path, timeout, True)) if create else _opened(path, timeout, False)
+
+
+def _opened(path: str, timeout: float, create: bool) -> Connection:
+    """One try of :func:`connect`; a refused file raised as :class:`FileRefused`."""
+    sqlite3 = sqlite()
+    conn = None
+    if create:
+        # why: SQLite would make it 0644; on each try: a file removed as damaged is made again by the next.
+        # why append_regular: a plain open of a FIFO in the file's place held it (and the writer's lock) for good
         try:
-            conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
-            _wal(conn, sqlite3, timeout)
-            # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk (2.7 ms
-            # down to 0.9 ms for a small update). A power loss can leave a damaged file: ``damaged`` says so
-            # and the callers rebuild. No mmap: it saved about 1 ms of a search but cost 2 to 7 ms to unmap
-            # at close, and the whole index in a long-lived process's resident set
-            conn.execute("PRAGMA synchronous=OFF")
-            row = None
-            try:
-                row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
-            except sqlite3.OperationalError as exc:
-                if "no such table" not in str(exc):
-                    raise
-            if row is not None and row[0] == VERSION:
-                return conn
-            if row is None and not create and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise BeingMade(path)
-            if row is not None or not create:
-                raise sqlite3.DatabaseError(f"{OTHER_VERSION} {row[0]}" if row else "no index in the file")
-            forget_seen(path)  # why: an index made anew holds nothing the records could say
-            return _made(conn)
-        except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
-            if conn is not None:
-                conn.close()
-            if (refusal := refused(path, exc)) is not None:  # why: SQLite's message names no file
-                raise refusal from None
-            # why: busy or locked is not damage: another process writing the index would lose its work
-            if attempt == 2 or not create or not damaged(exc):
+            os.close(append_regular(path, 0o600))
+        except OSError:
+            pass  # connect says what is wrong
+    try:
+        conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
+        _wal(conn, sqlite3, timeout)
+        # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk (2.7 ms
+        # down to 0.9 ms for a small update). A power loss can leave a damaged file: ``damaged`` says so
+        # and the callers rebuild. No mmap: it saved about 1 ms of a search but cost 2 to 7 ms to unmap
+        # at close, and the whole index in a long-lived process's resident set
+        conn.execute("PRAGMA synchronous=OFF")
+        row = None
+        try:
+            row = conn.execute("SELECT v FROM meta WHERE k='version'").fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
                 raise
-            remove(path)
-    raise AssertionError("unreachable")
+        if row is not None and row[0] == VERSION:
+            return conn
+        if row is None and not create and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise BeingMade(path)
+        if row is not None or not create:
+            raise sqlite3.DatabaseError(f"{OTHER_VERSION} {row[0]}" if row else "no index in the file")
+        forget_seen(path)  # why: an index made anew holds nothing the records could say
+        return _made(conn)
+    except Exception as exc:  # why: a damaged file fails in other types too (see ``damaged``)
+        if conn is not None:
+            conn.close()
+        if (refusal := refused(path, exc)) is not None:  # why: SQLite's message names no file
+            raise refusal from None
+        raise
 
 
 def _no_links(path: str, create: bool) -> None:
@@ -272,6 +276,25 @@ def damaged(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.OperationalError):
         return not any(word in str(exc).lower() for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
+
+
+def removed_if_damaged(path: str, work: Callable[[], T], said: Callable[[BaseException], object] = repr) -> T | None:
+    """``work()`` (it opens or reads the index at ``path``), or None when it raised damage (:func:`damaged`):
+    then ``said(exc)`` and the index removed, for its writer to build again. Anything else is raised."""
+    try:
+        return work()
+    except Exception as exc:
+        if not damaged(exc):
+            raise
+        said(exc)
+    remove(path)
+    return None
+
+
+def rebuilt_once(path: str, work: Callable[[], T], said: Callable[[BaseException], object] = repr) -> T:
+    """``work()`` (never None), run once more after the index it found damaged was removed (as above)."""
+    got = removed_if_damaged(path, work, said)
+    return work() if got is None else got
 
 
 def remove(path: str) -> None:

@@ -19,6 +19,7 @@ from lazy_harness.regular_file import open_regular
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
+    from sqlite3 import Connection
 
     Log = Callable[[str], object]
 
@@ -103,15 +104,9 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
 
         seen[seen_file(index_path, None)] = f"{ldir}\n{stamp(ldir, learnings=True)}\n"
         watched = recent_learning_files(ldir, WATCHED)
-    for attempt in (1, 2):
-        try:
-            done, read = _write(index_path, mdirs, ldir, log, deep, watched)
-            break
-        except Exception as exc:
-            if attempt == 2 or not store.damaged(exc):
-                raise
-            log(f"index damaged ({type(exc).__name__}: {exc}): removed, built again from the files")
-            store.remove(index_path)
+    done, read = store.rebuilt_once(index_path, lambda: _write(index_path, mdirs, ldir, log, deep, watched),
+                                    lambda exc: log(f"index damaged ({type(exc).__name__}: {exc}): removed, built "
+                                                    "again from the files"))
     if ldir:
         seen[files_record(index_path)] = f"{ldir}\n" + "".join(f"{s} {p}\n" for p, s in read.items())
     for path, text in seen.items():
@@ -170,20 +165,17 @@ def clear(index_path: str) -> None:
     # why first: a writer killed after clearing left a short index while the files were as recorded, so
     # no session start found it behind; with the records gone every folder's next start asks for a task
     store.forget_seen(index_path)
+    store.removed_if_damaged(index_path, lambda: _cleared(store.connect(index_path)))
+
+
+def _cleared(conn: Connection) -> None:
+    """Every entry deleted from the index open on ``conn``, which is closed (a failed step rolls back)."""
+    tables = ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope")
     try:
-        conn = store.connect(index_path)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            for table in ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope"):
-                conn.execute(f"DELETE FROM {table}")
-            conn.execute("UPDATE meta SET v='0' WHERE k='entries'")
-            conn.execute("COMMIT")
-        finally:
-            conn.close()
-    except Exception as exc:
-        if not store.damaged(exc):
-            raise
-        store.remove(index_path)
+        conn.executescript(f"BEGIN IMMEDIATE; {''.join(f'DELETE FROM {t}; ' for t in tables)}"
+                           "UPDATE meta SET v='0' WHERE k='entries'; COMMIT")
+    finally:
+        conn.close()
 
 
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------

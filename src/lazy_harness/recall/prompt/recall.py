@@ -156,47 +156,52 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
     damaged index is removed: the writer makes it again from the files."""
     if not os.path.exists(path):
         return [], {"index": "missing"}
-    conn = None
-    try:
+    kept: list[Connection] = []  # the opener's connection: it keeps it open, closed here only if damaged
+    found: list[str] = []
+
+    def read() -> tuple[list[dict[str, Any]], dict[str, Any]]:
         conn = opener(path) if opener else store.connect(path, create=False)
-        keys, legacy, adopted = admit.owner_of(cwd, mdir, env)
-        where_sql, args = lookup.scope_sql([mdir], project, keys, adopted)
-        ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
-        admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-        ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
-        from lazy_harness.memory import provenance  # why here: owner_of loaded it already
+        kept.extend([conn] if opener else [])
+        try:
+            keys, legacy, adopted = admit.owner_of(cwd, mdir, env)
+            where_sql, args = lookup.scope_sql([mdir], project, keys, adopted)
+            ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
+            admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
+            ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+            from lazy_harness.memory import provenance  # why here: owner_of loaded it already
 
-        for c in ranked:  # why: "in api" alone reads as this project's own entry (~/work/api, ~/clients/api)
-            c["same_name"] = c["origin"] == project and bool(c["okey"]) and not provenance.is_key(c["okey"], keys)
-        if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
-            info["own_session"] = sum(c["sess"] in session for c in ranked)
-            ranked = [c for c in ranked if c["sess"] not in session]
-        titles: list[list[tuple[str, str, str]] | None] = [None]  # this project's learnings, read once if needed
+            for c in ranked:  # why: "in api" alone reads as this project's own entry (~/work/api, ~/clients/api)
+                c["same_name"] = c["origin"] == project and bool(c["okey"]) and not provenance.is_key(c["okey"], keys)
+            if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
+                info["own_session"] = sum(c["sess"] in session for c in ranked)
+                ranked = [c for c in ranked if c["sess"] not in session]
+            titles: list[list[tuple[str, str, str]] | None] = [None]  # this project's learnings, read once if needed
 
-        def withheld(rows: list[dict[str, Any]]) -> None:
-            waiting(rows, keys, project, cross, env)
-            admit.hold_back(rows, mdir, env)
-            titles[0] = admit.own_title_first(rows, conn, project, keys, adopted, titles[0])
+            def withheld(rows: list[dict[str, Any]]) -> None:
+                waiting(rows, keys, project, cross, env)
+                admit.hold_back(rows, mdir, env)
+                titles[0] = admit.own_title_first(rows, conn, project, keys, adopted, titles[0])
 
-        # why these first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
-        ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project, withheld)
-        withheld(ranked)  # those the strength bar passed when no similarity ran
-        info["entries"] = lookup.doc_count(conn)
-        return ranked, info
+            # why these first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
+            ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project, withheld)
+            withheld(ranked)  # those the strength bar passed when no similarity ran
+            info["entries"] = lookup.doc_count(conn)
+            return ranked, info
+        finally:
+            if not opener:
+                conn.close()
+
+    def removed(exc: BaseException) -> None:
+        for conn in kept:  # why: a kept connection to a damaged file; the opener opens the new one
+            conn.close()
+        # why named apart: after an upgrade the old version's index is no damage (docs/how/recall.md)
+        found.append("other-version" if str(exc).startswith(store.OTHER_VERSION) else "damaged")
+
+    try:
+        got = store.removed_if_damaged(path, read, removed)
     except store.BeingMade:  # why: a writer's file before its schema: nothing to read, nothing to remove
         return [], {"index": "missing"}
-    except Exception as exc:
-        if not store.damaged(exc):
-            raise
-        if opener and conn is not None:
-            conn.close()  # why: a kept connection to a damaged file; the opener opens the new one
-        # why named apart: after an upgrade the old version's index is no damage (docs/how/recall.md)
-        found = "other-version" if str(exc).startswith(store.OTHER_VERSION) else "damaged"
-    finally:
-        if not opener and conn is not None:
-            conn.close()
-    store.remove(path)
-    return [], {"index": found}
+    return got if got is not None else ([], {"index": found[0]})
 
 
 def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
