@@ -84,9 +84,10 @@ def _check_seen(r: Report, index_path: str) -> None:
     (``paths.recall_seen_dir``): every update fails there, and every session start asks for another."""
     import shlex
 
-    seen = paths.recall_seen_dir(index_path)
-    if os.path.lexists(seen) and not os.path.isdir(seen):
-        what = "a file, not a folder" if os.path.isfile(seen) else "not a folder"
+    from lazy_harness.recall.index import writer
+
+    if (refused := writer.records_refused(index_path)) is not None:
+        seen, what = refused
         r.line("warn", "recall index", f"{seen} is {what}: the index cannot be brought up to date (prompts read "
                "what it holds)", f"mv {shlex.quote(seen)} {shlex.quote(seen + '.aside')}; then lh memory reindex")
 

@@ -95,7 +95,13 @@ def run(payload: dict, env: Mapping[str, str], now: float) -> tuple[str, str | N
 
 def _ask_for_index(payload: dict, cfg: Config, env: Mapping[str, str], decision: str) -> str:
     """No index to search (missing, or damaged or another version's and removed): the hook only reads
-    it, so it asks the worker, the index's writer, for it (an index task); ``decision`` with what was done."""
+    it, so it asks the worker, the index's writer, for it (an index task); ``decision`` with what was done.
+    Something not a folder where the writer keeps its records (``writer.records_refused``) is named: no
+    update can end while it is there."""
+    from lazy_harness.recall.index import writer
+
+    if (refused := writer.records_refused(paths.recall_index_file(env))) is not None:
+        decision += f" (the index's records: {refused[0]} is {refused[1]}, no update can end; lh doctor)"
     if not any(f" index={state}" in decision for state in ("missing", "damaged", "other-version")):
         return decision
     from lazy_harness.queue import index_task

@@ -18,7 +18,7 @@ from lazy_harness.regular_file import open_regular
 # why: not ``from typing import TYPE_CHECKING``: SessionStart loads this module (``behind``), never ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from sqlite3 import Connection
 
     Log = Callable[[str], object]
@@ -109,9 +109,35 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
                                                     "again from the files"))
     if ldir:
         seen[files_record(index_path)] = f"{ldir}\n" + "".join(f"{s} {p}\n" for p, s in read.items())
-    for path, text in seen.items():
-        atomic_write(path, text, durable=False)
+    try:
+        for path, text in seen.items():
+            atomic_write(path, text, durable=False)
+    except OSError:
+        if (refused := records_refused(index_path, mdirs)) is None:
+            raise
+        import shlex
+
+        from lazy_harness.errors import LhError
+
+        where, what = refused
+        raise LhError(f"{where} is {what}: the index's writer keeps its records of what it read there (the index "
+                      "itself was brought up to date)",
+                      hint=f"mv {shlex.quote(where)} {shlex.quote(where + '.aside')}; then lh memory reindex") from None
     return done
+
+
+def records_refused(index_path: str, mdirs: Iterable[str] = ()) -> tuple[str, str] | None:
+    """(path, what it is) of something not a folder where the writer keeps its records beside the index at
+    ``index_path`` (``paths.recall_seen_dir``: ``a file, not a folder``), or of a folder in place of a
+    record (the learnings', ``mdirs``'); None when nothing stands in the way. why: every update fails
+    at its end there and every session start asks for another, while prompts read what the index
+    holds; the prompt hook and ``lh doctor`` name it. Three ``stat`` when all is well."""
+    seen = paths.recall_seen_dir(index_path)
+    if not os.path.isdir(seen):
+        return (seen, "a file, not a folder" if os.path.isfile(seen) else "not a folder") if os.path.lexists(seen) \
+            else None
+    records = [seen_file(index_path, None), files_record(index_path), *(seen_file(index_path, m) for m in mdirs)]
+    return next(((p, "a folder, not a file") for p in records if os.path.isdir(p)), None)
 
 
 def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int,
