@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload
-from lazy_harness.memory import aliases, files, frontmatter, handoff_markdown
+from lazy_harness.memory import aliases, files, frontmatter, handoff_markdown, lines
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time
 TYPE_CHECKING = False
@@ -42,8 +42,8 @@ def name_in(memory_dir: str) -> str | None:
     """The project name the newest decision or failure was written under, if any (of the lines in the
     last ``TAIL_BYTES`` of each file)."""
     for name in (files.DECISIONS, files.FAILURES):
-        try:
-            with open(os.path.join(memory_dir, name), "rb") as fh:
+        try:  # why open_regular: a FIFO in its place held lh memory usage --all-projects and lh ui for good
+            with open(lines.open_regular(os.path.join(memory_dir, name))[0], "rb") as fh:
                 end = fh.seek(0, os.SEEK_END)
                 fh.seek(max(0, end - TAIL_BYTES))
                 rows = fh.read().split(b"\n")
@@ -77,7 +77,8 @@ def origins_by_key(learnings_dir: str, head: Callable[[str], dict | None] = lear
 def handoff_name(memory_dir: str) -> str | None:
     """The project named in the marker of the folder's handoff.md, if any."""
     try:
-        with open(os.path.join(memory_dir, files.HANDOFF), encoding="utf-8", errors="replace") as fh:
+        fd, _ = lines.open_regular(os.path.join(memory_dir, files.HANDOFF))  # why: as name_in, never a FIFO's wait
+        with open(fd, encoding="utf-8", errors="replace") as fh:
             text = fh.read(65536)  # the marker is its second line
     except OSError:
         return None
