@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import jsonload, paths
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False  # why: not typing's: the hooks load this module (house style section 3)
 if TYPE_CHECKING:
@@ -44,8 +45,8 @@ def state_file(env: Env | None, session: str) -> str:
 
 
 def _read(env: Env | None, session: str) -> list[str]:
-    try:
-        with open(state_file(env, session), encoding="utf-8", errors="replace") as fh:
+    try:  # why open_regular: a FIFO in the record's place held every prompt of the session in open()
+        with open(open_regular(state_file(env, session))[0], encoding="utf-8", errors="replace") as fh:
             return [ln.strip() for ln in fh.read(MAX_BYTES).split("\n") if ln.strip()]
     except OSError:
         return []
@@ -117,9 +118,7 @@ def copied_from(record: dict) -> str:
 def from_transcript(path: str, session: str) -> list[str] | None:
     """The sessions named as the source of copied records in the first and the last ``SCAN_BYTES``
     of ``path`` (the oldest ancestors and the parent); None when it cannot be read (not written yet)."""
-    from lazy_harness.regular_file import open_regular  # why: a FIFO in a transcript's place blocks open()
-
-    try:
+    try:  # why open_regular: a FIFO in a transcript's place blocks open()
         fd, _ = open_regular(path)
         with os.fdopen(fd, "rb") as fh:
             head = fh.read(SCAN_BYTES)
