@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.memory import approval, approval_key, files, held_shown, ids, marks, provenance, state, trust
+from lazy_harness.memory import (approval, approval_key, files, held_shown, ids, lines, marks, provenance, state,
+                                 trust)
 from lazy_harness.memory.held import (APPROVE, APPROVED, HELD, HOLD, Approvals, approved, learning_text,
                                       numbered_entries)
 from lazy_harness.memory.verdicts import Kept, listing_verdicts
@@ -254,8 +255,8 @@ def copy_text(path: str) -> object:
     from lazy_harness.memory import frontmatter
     from lazy_harness.memory.sanitize import normalise
 
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+    try:  # why open_regular: a FIFO named as a learning held every view in open() for good
+        with open(lines.open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
             text = fh.read()
     except OSError:
         return path

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import fence, files
+from lazy_harness.memory import fence, files, lines
 from lazy_harness.memory.damage import RESOLVE, conflict_marker, unreadable
 from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
@@ -150,8 +150,8 @@ def refusal(path: str) -> str | None:
     ``lh memory check`` names it), not a mapping; None when they can, or the file cannot be read."""
     from lazy_harness.memory import frontmatter
 
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+    try:  # why open_regular: a FIFO named as a learning held forget and approve in open() for good
+        with open(lines.open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
             text = fh.read(frontmatter.MAX_OPEN_SCAN)
     except OSError:
         return None

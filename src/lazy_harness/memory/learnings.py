@@ -31,7 +31,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import TaskError
 from lazy_harness.logfile import stamp
-from lazy_harness.memory import ids
+from lazy_harness.memory import ids, lines
 from lazy_harness.memory.files import iso_epoch, is_learning_name, month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import MAX_OPEN_SCAN, open_quote, read_frontmatter_values
 from lazy_harness.memory.sanitize import normalise, one_line, text_block
@@ -176,8 +176,8 @@ def id_of(path: str, head: dict | None = None) -> str | None:
 def damaged(path: str) -> str | None:
     """Why no reader can tell what a learning file holds (:func:`frontmatter.open_quote`: a quote left
     open swallows its origin, scope and status), None when it can or the file cannot be read."""
-    try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+    try:  # why open_regular: a FIFO named as a learning held the reader in open() for good
+        with open(lines.open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
             return open_quote(fh.read(MAX_OPEN_SCAN))
     except OSError:
         return None
