@@ -248,9 +248,8 @@ def handoff_checks(memory_dir: str) -> list[FileCheck]:
 
 
 def _load(state_path: str) -> dict:
-    try:
-        with open(state_path, encoding="utf-8") as fh:
-            value = json.load(fh)
+    try:  # why read_regular: a FIFO in the record's place held the hook in open() for good
+        value = json.loads(lines.read_regular(state_path).decode("utf-8"))
         return value if isinstance(value, dict) else {}
     except (OSError, ValueError):
         return {}

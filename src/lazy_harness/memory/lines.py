@@ -164,9 +164,8 @@ def all_reported(noted: list[str], state_path: str) -> bool:
     """Whether every noted file was checked and reported at its present state already, so the report
     has nothing new to say. why: a hook then skips importing ``memory.damage`` (dataclasses and the
     whole-file check), which cost a SessionStart over a long line 20 ms at every start."""
-    try:
-        with open(state_path, "rb") as fh:
-            state = jsonload.loads(fh.read())
+    try:  # why read_regular: a FIFO in the record's place held the hook in open() for good
+        state = jsonload.loads(read_regular(state_path))
     except (OSError, ValueError):
         return False
     if not isinstance(state, dict):
