@@ -63,8 +63,33 @@ def test_a_file_this_machine_grew_past_the_bound_itself_still_syncs(two):
     a.add("decision", "Use a file queue")
     _flood(a.mdir / "decisions.jsonl")  # this machine's own memory, grown here
     a.sync()
+    with pytest.raises(sync.SyncError):  # b joins: nothing of the remote is its own
+        b.sync()
+    _git("update-ref", "refs/lh/remote-seen", "refs/remotes/origin/main", cwd=b.data)  # the hint's way on
     b.sync()
     b.add("decision", "Made on b")
     b.sync()
     a.sync()
     assert "Made on b" in (a.mdir / "decisions.jsonl").read_text()
+
+
+def test_a_remote_past_the_bound_is_refused_to_a_machine_that_joins(two, tmp_path):
+    """A machine that joins has merged nothing of the remote: the file bound applies to all of it, as the
+    totals do (bounds.check_arrivals). Before, the remote's fetched commit stood in for the commit it last
+    merged, and took the file past the bound as known."""
+    a, b = two
+    a.add("decision", "Use a file queue")
+    a.sync()
+    remote = Path(a.cfg["sync"]["remote"])
+    _push_from_clone(tmp_path, remote, _flood)
+    b.add("decision", "Made on b")
+    before = (b.mdir / "decisions.jsonl").read_bytes()
+    with pytest.raises(sync.SyncError) as exc:
+        b.sync()
+    said, hint = exc.value.message, exc.value.hint or ""
+    assert f"projects/{KEY}/decisions.jsonl" in said and "nothing merged" in said, said
+    assert "update-ref refs/lh/remote-seen" in hint, hint  # the way to take it when it is the person's own
+    assert (b.mdir / "decisions.jsonl").read_bytes() == before
+    _git("update-ref", "refs/lh/remote-seen", "refs/remotes/origin/main", cwd=b.data)
+    b.sync()
+    assert "Use a file queue" in (b.mdir / "decisions.jsonl").read_text()

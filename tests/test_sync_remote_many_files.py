@@ -94,6 +94,25 @@ def test_a_remote_past_the_bound_in_all_is_refused_to_a_machine_that_joins(tmp_p
     assert str(remote) in said and f"holds {held} files" in said and "refused, nothing merged" in said, said
     assert not (b.data / "knowledge" / "learnings").exists()
     assert "Use a file queue" not in (b.mdir / "decisions.jsonl").read_text()
+    # the hint's way on for a machine that joins: it has no last merged commit to forget
+    assert "update-ref refs/lh/remote-seen refs/remotes/origin/main" in exc.value.hint, exc.value.hint
+    _git("update-ref", "refs/lh/remote-seen", "refs/remotes/origin/main", cwd=b.data)
+    b.sync()
+    assert "Use a file queue" in (b.mdir / "decisions.jsonl").read_text()
+
+
+def test_a_remote_past_the_project_folders_bound_is_refused_to_a_machine_that_joins(tmp_path, remote, monkeypatch):
+    monkeypatch.setattr(bounds, "MAX_PROJECTS", 30)  # why lowered: the real bound is 5,000 folders
+    a = Machine(tmp_path, remote, "a")
+    a.add("decision", "Use a file queue")
+    a.sync()
+    _push_paths(tmp_path, remote, [f"projects/-home-me-p{k}/decisions.jsonl" for k in range(30)], blob_text=DECISION)
+    b = Machine(tmp_path, remote, "b")
+    b.add("decision", "Made on b")
+    with pytest.raises(sync.SyncError) as exc:
+        b.sync()
+    assert "31 project folders" in exc.value.message and "refused, nothing merged" in exc.value.message
+    assert not (b.data / "projects" / "-home-me-p0").exists()
 
 
 def test_a_machine_whose_own_memory_is_past_the_bound_in_all_still_syncs(tmp_path, remote, monkeypatch):

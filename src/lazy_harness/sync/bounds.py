@@ -9,7 +9,7 @@ import shlex
 import unicodedata
 
 from lazy_harness.sync.layout import shown
-from lazy_harness.sync.repo import BRANCH, SEEN, SyncError, _git
+from lazy_harness.sync.repo import BRANCH, SEEN, SyncError, _git, seen_commit, take_remote
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -55,28 +55,30 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
     person's own redactor patterns.
     why SEEN alone, not ``merge.known_remote``: before a first merge that falls back to the fetched
     ``origin/main``, which would exempt every remote from the bounds on the round a machine joins."""
-    seen = _git(data, "rev-parse", "-q", "--verify", f"{SEEN}^{{commit}}", check=False, env=env).stdout.strip()
+    seen = seen_commit(data, env)
     theirs = _paths(data, f"origin/{BRANCH}", env)
     ours, known = _paths(data, before, env), _paths(data, seen, env)
     here = max(len(ours), len(known))
     if len(theirs) > MAX_FILES >= here:
-        raise _too_many(data, env, f"holds {len(theirs):,} files", f"more than memory grows to ({MAX_FILES:,})")
+        raise _too_many(data, env, seen, f"holds {len(theirs):,} files", f"more than memory grows to ({MAX_FILES:,})")
     folders = len(_projects(theirs, projects))
     if folders > MAX_PROJECTS >= max(len(_projects(ours, projects)), len(_projects(known, projects))):
-        raise _too_many(data, env, f"holds {folders:,} project folders",
+        raise _too_many(data, env, seen, f"holds {folders:,} project folders",
                         f"more than a person works in ({MAX_PROJECTS:,})")
     new = theirs - ours - known if known else set()
     if len(new) > MAX_NEW_FILES:
-        raise _too_many(data, env, f"adds {len(new):,} files in one round (such as {shown(min(new))})",
+        raise _too_many(data, env, seen, f"adds {len(new):,} files in one round (such as {shown(min(new))})",
                         f"more than memory gains between two rounds ({MAX_NEW_FILES:,})")
     _refuse_secret_names(theirs - ours - known, extra)  # why not known: it held them when this machine last merged it
 
 
-def _too_many(data: str, env: Mapping[str, str] | None, what: str, why: str) -> SyncError:
+def _too_many(data: str, env: Mapping[str, str] | None, seen: str, what: str, why: str) -> SyncError:
+    """The refusal of a count. why the way out differs: a machine that joins has no last merged commit
+    (``seen``) to forget; it records the remote's as merged instead."""
+    take = f"git -C {shlex.quote(data)} update-ref -d {SEEN}" if seen else take_remote(data)
     return SyncError(f"the remote {_remote(data, env)} {what}, {why}: refused, nothing merged",
                      hint="delete what it gained on the remote (git log --stat there names it), then lh sync; "
-                          f"if those files are your memory, git -C {shlex.quote(data)} update-ref -d {SEEN} "
-                          "and lh sync takes them (docs/how/sync.md)")
+                          f"if those files are your memory, {take} and lh sync takes them (docs/how/sync.md)")
 
 
 def _refuse_secret_names(new: set[str], extra: tuple[str, ...]) -> None:

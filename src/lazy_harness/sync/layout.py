@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import os
 
-from lazy_harness.sync.repo import BRANCH, SyncError, _git, file_at
+from lazy_harness.sync.repo import BRANCH, SyncError, _git, file_at, take_remote
 from lazy_harness.sync.repo_setup import TOP, ignore_rules
 
 TYPE_CHECKING = False
@@ -245,10 +245,12 @@ def _sizes(data: str, commit: str, env: Mapping[str, str] | None, *paths: str) -
 
 def _refuse_huge_files(data: str, before: str, seen: str, env: Mapping[str, str] | None) -> None:
     """Refuse a remote whose memory file is larger than :data:`MAX_FILE_BYTES` when neither this
-    machine's commit ``before`` nor the remote's commit it last merged (``seen``) held that file past
-    the bound: anyone who can push could make every machine's readers (the merge drivers hold three
-    versions of a file in memory) read a file of gigabytes at each round. A file that grew past the
-    bound here, or that was past it when this machine joined, is left alone."""
+    machine's commit ``before`` nor the remote's commit it last merged (``seen``: :data:`~.repo.SEEN`
+    alone, ``""`` on the round a machine joins) held that file past the bound: anyone who can push could
+    make every machine's readers (the merge drivers hold three versions of a file in memory) read a
+    file of gigabytes at each round. A file that grew past the bound here, or that this machine merged
+    past it, is left alone. why not ``merge.known_remote``: before a first merge it falls back to the
+    fetched ``origin/main``, which took every file of the remote as known on the round a machine joins."""
     big = {p: n for p, n in _sizes(data, f"origin/{BRANCH}", env).items() if n > MAX_FILE_BYTES}
     for commit in (c for c in (before, seen) if c and big):
         for path, n in _sizes(data, commit, env, *big).items():
@@ -258,7 +260,8 @@ def _refuse_huge_files(data: str, before: str, seen: str, env: Mapping[str, str]
         path, n = min(big.items())
         raise SyncError(f"the remote holds {shown(path)} of {_size(n)}, more than a memory file grows to "
                         f"({_size(MAX_FILE_BYTES)}): refused, nothing merged",
-                        hint="delete the lines it gained on the remote, then lh sync")
+                        hint="delete the lines it gained on the remote, then lh sync; if that file is your own "
+                             f"memory (grown on another machine of yours), {take_remote(data)} and lh sync takes it")
 
 
 def _size(n: int) -> str:

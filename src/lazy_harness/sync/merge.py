@@ -10,7 +10,7 @@ from lazy_harness.sync.bounds import check_arrivals, refuse_one_on_disk
 from lazy_harness.sync.layout import _refuse_huge_files, _refuse_long_lines, _refuse_strangers
 from lazy_harness.sync.leftovers import _remove_locks, _stale_locks
 from lazy_harness.sync.repo import (BRANCH, SEEN, SyncError, _empty_tree, _git, _is_ancestor, _remote_has_branch,
-                                    _run_input, file_at, need_merge_tree, one_line)
+                                    _run_input, file_at, need_merge_tree, one_line, seen_commit)
 from lazy_harness.sync.repo_setup import TOP, top_files
 from lazy_harness.sync.write_merged import _install
 
@@ -133,7 +133,7 @@ def merge_remote(data: str, env: Mapping[str, str] | None = None, projects: str 
     check_arrivals(data, before, env, projects, extra)  # why first: a tree of 200,000 files is refused by its count
     _refuse_strangers(data, env, projects, learnings)
     _refuse_long_lines(data, before, env)
-    _refuse_huge_files(data, before, known_remote(data, env), env)
+    _refuse_huge_files(data, before, seen_commit(data, env), env)  # why not known_remote: see there
     if before and rewritten:
         need_merge_tree(data, env)
         commit = _onto_rewritten(data, before, theirs, rewritten, env, projects)

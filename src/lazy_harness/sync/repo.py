@@ -20,6 +20,23 @@ BRANCH = "main"
 # the last commit of the remote this clone merged or pushed (sync/merge.py ``remember_remote``): a fetched
 # ``origin/main`` that no longer holds it is a history its owner rewrote
 SEEN = "refs/lh/remote-seen"
+
+
+def seen_commit(data: str, env: Mapping[str, str] | None = None) -> str:
+    """The commit :data:`SEEN` names, ``""`` before this clone merged or pushed (a machine that joins)."""
+    return _git(data, "rev-parse", "-q", "--verify", f"{SEEN}^{{commit}}", check=False, env=env).stdout.strip()
+
+
+def take_remote(data: str) -> str:
+    """The command that records the fetched remote as the commit this clone last merged, so that the
+    bounds take what it holds as known: the way on when a file or a tree they refused is the person's
+    own memory (grown on another machine of theirs), on a machine that joins too (it has no
+    :data:`SEEN` to forget)."""
+    import shlex
+
+    return f"git -C {shlex.quote(data)} update-ref {SEEN} refs/remotes/origin/{BRANCH}"
+
+
 GIT_TIMEOUT = 120.0
 
 
