@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import sync
+from lazy_harness.sync import scan, sent_names
 from tests.test_sync import Machine, _git
 from tests.test_sync_remote_many_files import _push_paths
 
@@ -59,15 +60,19 @@ def test_a_stranger_named_with_a_secret_is_refused_with_the_name_redacted(tmp_pa
     assert "[REDACTED:aws-access-key]" in exc.value.message and KEY_ID not in exc.value.message
 
 
-def test_a_secret_name_this_machine_removed_goes_out_while_the_remote_moved_on(tmp_path, remote):
-    """The remote held the name when this machine last merged it (this machine pushed it itself, or an
-    earlier version merged it): no news. Removed here while another machine pushed, the round merges
-    and sends the removal, rather than refuse the name it is taking out."""
+def test_a_secret_name_this_machine_removed_goes_out_while_the_remote_moved_on(tmp_path, remote, monkeypatch):
+    """The remote held the name when this machine last merged it (an earlier version pushed it, or
+    merged it): no news. Removed here while another machine pushed, the round merges and sends the
+    removal, rather than refuse the name it is taking out."""
     a = Machine(tmp_path, remote, "a")
     name = a.data / MONTH / f"2026-01-02-key-{KEY_ID}.md"
     name.parent.mkdir(parents=True)
     name.write_text("---\ntitle: Keys\nstatus: active\n---\nRotate them.\n")
-    a.sync()  # this machine's own names go out as they are (the push scan reads lines)
+    with monkeypatch.context() as older:  # a version before this one sent its own names as they were
+        for module in (scan, sent_names):
+            older.setattr(module, "secret_names", lambda names, extra=(): {})
+        a.sync()
+    assert KEY_ID in _git("ls-tree", "-r", "--name-only", "main", cwd=remote)
     _push_paths(tmp_path, remote, ["knowledge/learnings/2026-01/2026-01-03-other.md"])
     name.unlink()
     a.sync()

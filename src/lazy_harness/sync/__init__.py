@@ -37,7 +37,8 @@ names one disk takes for one, names that hold a secret), ``write_merged`` (a mer
 memory writers' locks), ``leftovers`` (what a killed round left), ``merge`` (fetch, the merge of
 ``origin/main``, and a remote whose history was rewritten), ``forgotten`` (a forget met by an edit of
 its entry, said), ``replaced`` (this machine's edit of an entry replaced by another machine's, said),
-``scan`` (the redactor's scan of what would be committed or pushed), ``arrivals``
+``scan`` (the redactor's scan of what would be committed or pushed), ``sent_names`` (what a push may
+not send by name), ``arrivals``
 (this machine's record of what merges brought in, which memory/provenance.py labels as synced),
 ``rounds`` (``run``, ``auto_sync``, ``status``, the state file and the lock), ``drivers`` (the merge
 drivers and the pull that ``python -m lazy_harness.sync`` runs, see ``__main__``).

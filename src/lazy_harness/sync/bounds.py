@@ -81,24 +81,34 @@ def _too_many(data: str, env: Mapping[str, str] | None, seen: str, what: str, wh
                           f"if those files are your memory, {take} and lh sync takes them (docs/how/sync.md)")
 
 
+def secret_names(names: Iterable[str], extra: Iterable[str] = ()) -> dict[str, str]:
+    """Each of ``names`` in which the redactor finds a secret (its built-in rules and ``extra``, the
+    person's patterns), with the name as the redactor leaves it (the secret replaced by its marker).
+    why joined first: one pass for all (30,000 names: 0.75 s), one by one only on a hit. Used both
+    ways: a name the remote brings (:func:`_refuse_secret_names`), one this machine would send
+    (``scan.stage_memory``, ``sent_names``)."""
+    names = sorted(set(names))
+    if not names:
+        return {}
+    from lazy_harness.redact import redact
+
+    extra = tuple(extra)
+    if not redact("\n".join(names), extra)[1]:
+        return {}
+    return {name: cleaned for name in names for cleaned, found in (redact(name, extra),) if found}
+
+
 def _refuse_secret_names(new: set[str], extra: tuple[str, ...]) -> None:
     """Refuse a name of ``new`` in which the redactor finds a secret. why refused, not held: a hold
     keeps an entry's text from sessions, but a file's name is printed by every listing that names the
     file (``lh memory show``, the page, sync's messages), and no entry's text holds it."""
-    if not new:
-        return
-    from lazy_harness.redact import redact
-
-    names = sorted(new)
-    if not redact("\n".join(names), extra)[1]:  # why: one pass for all (30,000 names: 0.75 s)
-        return
-    for name in names:
-        cleaned, found = redact(name, extra)
-        if found:
-            raise SyncError(f"the remote holds {cleaned!r}, a name in which the redactor finds a secret: "
-                            "refused, nothing merged",
-                            hint="rename or delete it on the remote (git mv, and rotate the secret: the "
-                                 "remote's history keeps it), then lh sync")
+    found = secret_names(new, extra)
+    if found:
+        cleaned = found[min(found)]
+        raise SyncError(f"the remote holds {cleaned!r}, a name in which the redactor finds a secret: "
+                        "refused, nothing merged",
+                        hint="rename or delete it on the remote (git mv, and rotate the secret: the "
+                             "remote's history keeps it), then lh sync")
 
 
 def _key(name: str) -> str:

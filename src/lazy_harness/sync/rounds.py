@@ -11,7 +11,7 @@ from contextlib import suppress
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
-from lazy_harness.sync import arrivals, conflicts, forgotten, replaced
+from lazy_harness.sync import arrivals, conflicts, forgotten, replaced, sent_names
 from lazy_harness.sync.after_merge import (hold_merged, incoming_ids, recount_usage, record_handoff_edits,
                                            rerender_handoffs)
 from lazy_harness.sync.leftovers import repair
@@ -214,6 +214,7 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     _keep_conflicts(cfg, env, data, now, extra, got)
     if not push:
         return True
+    _hold_back_names(data, extra, env, now, got)
     head = _head(data, env)
     if not head or head == _remote_head(data, env):  # why: git's "Everything up-to-date" exits 0 too
         return True
@@ -236,6 +237,16 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
         raise SyncError(f"push failed: {result.describe()}",
                         hint="lh sync (what was committed here waits for the next round)")
     return False
+
+
+def _hold_back_names(data: str, extra: tuple, env: Mapping[str, str] | None, now: float, got: dict) -> None:
+    """What the push may not send by name (sync/sent_names.py): a name that holds a secret is left
+    out (named in the round's ``not synced`` line, the unpushed commits rewritten without it)."""
+    added = sent_names.added_names(data, env)
+    held = sent_names.leave_out_secret_names(data, added, extra, env, now) if added else {}
+    if held:
+        got["left_out"].update(held)
+        got["rewritten"] = True
 
 
 def _keep_conflicts(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple,

@@ -13,6 +13,7 @@ import re
 import time
 
 from lazy_harness import logfile
+from lazy_harness.sync.bounds import secret_names
 from lazy_harness.sync.layout import outside_layout
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
 
@@ -59,7 +60,7 @@ def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | N
     ``left_out`` with the reason. Raises SyncError (nothing committed) when a staged line holds
     something the redactor matches: a commit is never taken back once it is pushed. ``progress`` is
     told about a long scan (:func:`_added_secrets`)."""
-    skipped = stage_memory(data, env, projects, learnings)
+    skipped = stage_memory(data, env, projects, learnings, extra)
     if left_out is not None:
         left_out.update(skipped)
     if _has_head(data, env) and _git(data, "diff", "--cached", "--quiet", check=False, env=env).ok:
@@ -75,14 +76,16 @@ def commit_local(data: str, env: Mapping[str, str] | None = None, now: float | N
 
 
 def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str = "projects",
-                 learnings: str = "knowledge/learnings") -> dict[str, str]:
+                 learnings: str = "knowledge/learnings", extra: Iterable[str] = ()) -> dict[str, str]:
     """Stage every change git sees (``.gitignore`` applied) to a path of memory's layout
     (``layout.outside_layout``) and every removal; returns ``{path: why}`` of each other changed path,
     left unstaged (one staged by hand is unstaged). why not ``git add -A``: a ``.DS_Store`` or a
-    person's notes in the data folder, once pushed, made every machine refuse the remote."""
+    person's notes in the data folder, once pushed, made every machine refuse the remote. A new path
+    whose name holds a secret (``bounds.secret_names``, ``extra``: the person's patterns) is left out
+    too, named as the redactor shows it (:data:`SECRET_NAME`): no hold covers a name."""
     out = _git(data, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
                env=env).stdout
-    stage, unstage, left = [], [], {}
+    stage, unstage, left, new = [], [], {}, {}
     for entry in out.split("\0"):
         xy, path = entry[:2], entry[3:]
         if not path or (xy[1] == " " and xy[0] != "?" and outside_layout(path, projects, learnings) is None):
@@ -92,10 +95,27 @@ def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str 
         why = outside_layout(path, projects, learnings)
         if why is None or xy[1] == "D":  # why a removal too: it takes nothing out of memory
             stage.append(path)
+            if xy[0] in "?A" and xy[1] != "D":
+                new[path] = xy[0]
         elif xy[0] != "D":  # a removal staged by hand (``git rm --cached``) is committed as it is
             left[path] = why
             if xy[0] not in " ?":
                 unstage.append(path)
+    for path, shown in secret_names(new, extra).items():
+        stage.remove(path)
+        left[shown] = SECRET_NAME
+        if new[path] == "A":
+            unstage.append(path)
+    _stage(data, env, stage, unstage)
+    return left
+
+
+# why "kept here": a name is never rewritten by sync; the person renames the file, and it goes out
+SECRET_NAME = "a name in which the redactor finds a secret, kept here (rename the file to sync it)"
+
+
+def _stage(data: str, env: Mapping[str, str] | None, stage: list[str], unstage: list[str]) -> None:
+    """``git add`` of ``stage``, and ``unstage`` taken out of the index (the files stay)."""
     # why literal: a file name may hold ``*`` or ``:(``, which git reads as pathspec magic
     lenv = {**(os.environ if env is None else env), "GIT_LITERAL_PATHSPECS": "1"}
     if stage:
@@ -105,7 +125,6 @@ def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str 
     elif unstage:
         _run_input(data, ["rm", "-q", "--cached", "--pathspec-from-file=-", "--pathspec-file-nul"],
                    "\0".join(unstage), lenv)
-    return left
 
 
 def left_out_line(left: Mapping[str, str], shown: int = 5) -> str | None:
@@ -371,11 +390,13 @@ def unpushed_secrets(data: str, extra: Iterable[str] = (), env: Mapping[str, str
     return _added_secrets(log, extra, progress)
 
 
-def rewrite_unpushed(data: str, env: Mapping[str, str] | None = None, now: float | None = None) -> None:
-    """Replace the commits a push would send by one commit of HEAD's files on top of ``origin/main``
-    (a root commit when the remote has no branch yet). Call after the merge: HEAD's files then hold
-    everything the remote has. Commits already on the remote, the index and the files stay as they are."""
+def rewrite_unpushed(data: str, env: Mapping[str, str] | None = None, now: float | None = None,
+                     tree: str = "HEAD^{tree}") -> None:
+    """Replace the commits a push would send by one commit of HEAD's files (``tree``: of those files)
+    on top of ``origin/main`` (a root commit when the remote has no branch yet). Call after the merge:
+    HEAD's files then hold everything the remote has. Commits already on the remote, the index and the
+    files stay as they are."""
     old = _git(data, "rev-parse", "HEAD", env=env).stdout.strip()
     parent = ["-p", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
-    new = _git(data, "commit-tree", "HEAD^{tree}", *parent, "-m", _message(now), env=env).stdout.strip()
+    new = _git(data, "commit-tree", tree, *parent, "-m", _message(now), env=env).stdout.strip()
     _git(data, "update-ref", "-m", "lh sync: unpushed commits held a secret", "HEAD", new, old, env=env)
