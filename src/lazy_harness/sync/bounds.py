@@ -124,11 +124,24 @@ def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, st
     machine's commit, lacks). why by name, on every platform: on macOS one is written over the other
     (two projects' memory in one folder, a learning lost), and a Linux machine pushes the pair on."""
     ours, merged = _paths(data, before, env), _paths(data, commit, env)
+    pair = one_on_disk(ours, merged)
+    if pair:
+        raise SyncError(f"the remote holds {shown(pair[0])} and {shown(pair[1])}, names that differ only in case or "
+                        "Unicode normalisation, one file on a case-insensitive or normalising disk (macOS, "
+                        "Windows): refused, nothing merged",
+                        hint="rename or delete one of them on the remote, then lh sync")
+
+
+def one_on_disk(ours: set[str], merged: set[str]) -> tuple[str, str] | None:
+    """The shortest pair (two project folders rather than every file in them) of names, files or
+    folders, of ``merged`` that differ only in case or Unicode normalisation, one of which has a path
+    below it that ``ours`` lacks; None when there is none. Used both ways: what a merge brings
+    (:func:`refuse_one_on_disk`), what a push sends (``sent_names``)."""
     if merged <= ours:  # why: most merges bring lines, no new name: nothing to compare
-        return
+        return None
     done: set[str] = set()
     names: dict[str, set[str]] = {}  # each name (file or folder) by its key
-    fresh: set[str] = set()  # the names with a path below them that ``before`` lacks
+    fresh: set[str] = set()  # the names with a path below them that ``ours`` lacks
     for path in merged:
         name, new = path, path not in ours
         while name:  # why up from the file: a folder met before is keyed once (10,000 files: 4 folders deep)
@@ -141,9 +154,7 @@ def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, st
                 fresh.add(name)
             name = name.rpartition("/")[0]
     pairs = [sorted(group) for group in names.values() if len(group) > 1 and group & fresh]
-    if pairs:
-        one, two = min(pairs, key=lambda g: (g[0].count("/"), g))[:2]
-        raise SyncError(f"the remote holds {shown(one)} and {shown(two)}, names that differ only in case or "
-                        "Unicode normalisation, one file on a case-insensitive or normalising disk (macOS, "
-                        "Windows): refused, nothing merged",
-                        hint="rename or delete one of them on the remote, then lh sync")
+    if not pairs:
+        return None
+    one, two = min(pairs, key=lambda g: (g[0].count("/"), g))[:2]
+    return one, two

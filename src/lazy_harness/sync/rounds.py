@@ -241,12 +241,15 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
 
 def _hold_back_names(data: str, extra: tuple, env: Mapping[str, str] | None, now: float, got: dict) -> None:
     """What the push may not send by name (sync/sent_names.py): a name that holds a secret is left
-    out (named in the round's ``not synced`` line, the unpushed commits rewritten without it)."""
+    out (named in the round's ``not synced`` line, the unpushed commits rewritten without it); two
+    names one disk takes for one refuse the push."""
     added = sent_names.added_names(data, env)
     held = sent_names.leave_out_secret_names(data, added, extra, env, now) if added else {}
     if held:
         got["left_out"].update(held)
         got["rewritten"] = True
+        added = sent_names.added_names(data, env)
+    sent_names.refuse_one_on_disk(data, added, env)
 
 
 def _keep_conflicts(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, extra: tuple,

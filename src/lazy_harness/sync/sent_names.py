@@ -1,15 +1,20 @@
-"""What this machine's push may not send by name: a file whose name holds a secret, which another
-machine would refuse as a remote's (``bounds._refuse_secret_names``) and whose name every listing
-prints. A commit not yet pushed that holds one (an older version's, a commit made by hand) is not
-sent: the unpushed commits become one commit of the files without it, which stays here untracked and
-is named each round (``scan.stage_memory`` leaves it out from then on)."""
+"""What this machine's push may not send by name, which every other machine would refuse as a
+remote's (ADR 0067):
+- a file whose name holds a secret (``bounds._refuse_secret_names``), whose name every listing prints.
+  A commit not yet pushed that holds one (an older version's, a commit made by hand) is not sent: the
+  unpushed commits become one commit of the files without it, which stays here untracked and is named
+  each round (``scan.stage_memory`` leaves it out from then on);
+- two names one disk takes for one (``bounds.refuse_one_on_disk``): project folders ``-home-me-Shop``
+  and ``-home-me-shop`` that a Linux machine keeps for ``~/Shop`` and ``~/shop``. The push is refused,
+  naming both: which of two projects' memory to rename is the person's choice."""
 
 from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.bounds import secret_names
-from lazy_harness.sync.repo import BRANCH, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
+from lazy_harness.sync.bounds import _paths, one_on_disk, secret_names
+from lazy_harness.sync.layout import shown
+from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
 from lazy_harness.sync.scan import SECRET_NAME, rewrite_unpushed
 
 TYPE_CHECKING = False
@@ -41,3 +46,23 @@ def leave_out_secret_names(data: str, added: Iterable[str], extra: Iterable[str]
                "\0".join(hidden), lenv)
     rewrite_unpushed(data, env, now, tree=_git(data, "write-tree", env=env).stdout.strip())
     return dict.fromkeys(hidden.values(), SECRET_NAME)
+
+
+def refuse_one_on_disk(data: str, added: list[str], env: Mapping[str, str] | None) -> None:
+    """Refuse the push when HEAD holds two names that differ only in case or Unicode normalisation and
+    one of them has a path below it that the remote lacks (one of ``added``, :func:`added_names`): every
+    other machine would refuse the remote for the pair, on every platform (``bounds.refuse_one_on_disk``).
+    A pair the remote holds already is left to the machines that refuse it."""
+    if not added:
+        return
+    held = _paths(data, "HEAD", env)
+    pair = one_on_disk(held - set(added), held)  # why not a second listing: HEAD's paths but added are the remote's
+    if not pair:
+        return
+    what = "file" if pair[0] in held else "folder"
+    raise SyncError(f"push refused: this machine holds {shown(pair[0])} and {shown(pair[1])}, names that differ only "
+                    f"in case or Unicode normalisation, one {what} on a case-insensitive or normalising disk (macOS, "
+                    "Windows), which every other machine would refuse; nothing pushed",
+                    hint=f"rename one of them in {data} (a project's memory folder: move the project itself to a "
+                         "folder whose name differs in more than case, then move its memory folder to the one lh "
+                         "memory path names there), then lh sync")

@@ -1,0 +1,83 @@
+"""Two project folders of this machine that differ only in case (``-home-me-Shop`` and
+``-home-me-shop``: a Linux machine keeps ``~/Shop`` and ``~/shop`` apart by path): pushed, every other
+machine refuses the remote (the pair is one folder on macOS and Windows) until one is renamed there.
+The round that would push them refuses on the machine that made them, naming both folders and what to
+do; the remote never gets the pair, and the other machines' rounds go on (docs/how/sync.md, "Names one
+disk takes for one"). Real git, machine homes, one bare remote on disk (``tests.test_sync.Machine``)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lazy_harness import sync
+from tests.test_sync import Machine, _git
+
+LINE = {"id": "d-00000001", "type": "decision", "summary": "Use a file queue"}
+
+
+@pytest.fixture
+def two(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", "-b", "main", str(remote))
+    return Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+
+
+def _folder(m: Machine, key: str, summary: str) -> Path:
+    folder = m.data / "projects" / key
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "decisions.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({**LINE, "summary": summary}) + "\n")
+    return folder
+
+
+def _held(remote: Path) -> str:
+    return _git("ls-tree", "-r", "--name-only", "main", cwd=remote)
+
+
+def test_two_folders_that_differ_in_case_are_not_pushed_and_both_are_named(two):
+    a, b = two
+    a.add("decision", "Use a file queue")
+    b.add("decision", "Made on b")
+    b.sync()
+    _folder(a, "-home-me-Shop", "Shop's decision")
+    _folder(a, "-home-me-shop", "shop's decision")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    said, hint = exc.value.message, exc.value.hint or ""
+    assert "'projects/-home-me-Shop'" in said and "'projects/-home-me-shop'" in said, said
+    assert "differ only in case" in said and "nothing pushed" in said and "\n" not in said, said
+    assert "rename" in hint and "lh memory path" in hint, hint
+    assert "-home-me-Shop" in sync.status(a.cfg, a.env)["last_error"]
+    remote = Path(a.cfg["sync"]["remote"])
+    assert "shop" not in _held(remote).lower()
+    assert "Made on b" in (a.mdir / "decisions.jsonl").read_text()  # the merge went on
+    for key in ("-home-me-Shop", "-home-me-shop"):  # nothing lost here
+        assert (a.data / "projects" / key / "decisions.jsonl").exists()
+    b.add("decision", "Made on b later")
+    b.sync()  # the other machine goes on
+    (a.data / "projects" / "-home-me-shop").rename(a.data / "projects" / "-home-me-shop-2")
+    assert a.sync()["pushed"]
+    b.sync()
+    assert (b.data / "projects" / "-home-me-shop-2" / "decisions.jsonl").exists()
+    assert (b.data / "projects" / "-home-me-Shop" / "decisions.jsonl").exists()
+
+
+def test_a_folder_made_in_another_case_of_one_on_the_remote_is_not_pushed(two):
+    a, _ = two
+    _folder(a, "-home-me-shop", "shop's decision")
+    a.sync()
+    _folder(a, "-home-me-Shop", "Shop's decision")
+    with pytest.raises(sync.SyncError, match="differ only in case"):
+        a.sync()
+    assert "-home-me-Shop" not in _held(Path(a.cfg["sync"]["remote"]))
+
+
+def test_a_pull_alone_is_not_refused(two):
+    """SessionStart's pull pushes nothing: the pair stops only the round that would push it."""
+    a, _ = two
+    a.add("decision", "Use a file queue")
+    a.sync()
+    _folder(a, "-home-me-Shop", "Shop's decision")
+    _folder(a, "-home-me-shop", "shop's decision")
+    a.sync(push=False)
