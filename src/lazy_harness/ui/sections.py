@@ -13,7 +13,7 @@ from urllib.parse import quote
 from lazy_harness.logfile import one_line
 from lazy_harness.memory import held_shown, journal, provenance
 from lazy_harness.memory.fence import from_origin
-from lazy_harness.memory.handoff_log import by_whom
+from lazy_harness.memory.handoff_log import by_whom, why_closed
 from lazy_harness.recall import search
 from lazy_harness.ui import entry_names, hook_log, held_and_usage, memory_lists, queue_and_spend, reading, usage_section
 from lazy_harness.ui.markup import LIMIT, day_of, esc, forget_or_why, form, text, when_of
@@ -72,8 +72,8 @@ def handoff_section(v: View) -> str:
     rows = []
     for item in items:
         history = "".join(
-            f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> by session {esc(r.get("session_id") or "?")}'
-            + (f': {esc(r.get("reason"))}' if r.get("reason") else "") + "</li>" for r in item["history"])
+            f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> {esc(by_whom(r.get("session_id")))}'
+            f'{esc(why_closed(r.get("reason")))}</li>' for r in item["history"])
         body = (f'<details class="history"><summary>history ({len(item["history"])})</summary>'
                 f'<ul>{history}</ul></details>' if history else "")
         actions = (v.act("close", "Close", "Close this item?", reason="closed in lh ui", item=item["id"])
