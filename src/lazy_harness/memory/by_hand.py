@@ -16,8 +16,8 @@ from contextlib import contextmanager, nullcontext
 from lazy_harness.errors import LhError
 from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal,
                                  learning_damage, marks, state)
-from lazy_harness.memory.hand_runs import (NotOpen, entry_exists, journalled_run, learning_paths, one_at_a_time,
-                                           reason_of, sync_after, the_one)
+from lazy_harness.memory.hand_runs import (NotOpen, entry_exists, journalled_run, learning_paths, not_waiting,
+                                           one_at_a_time, reason_of, sync_after, the_one)
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -373,10 +373,8 @@ def _approve(memory_dir: str, learnings_dir: str, project: str, wanted: list[str
             raise LhError(f"{eid!r} is not an id (d-, f-, l- or h- and 8 to 40 hex characters)", hint="lh memory held")
         one = the_one(eid, by_id.get(eid, []), _named, "lh memory held",
                        key=None if kind == "learning" else lambda h: normalise(h.get("text")))
-        if one is None:
-            # why the undo: search lists a forgotten entry beside the held ones, and approve is not what brings it back
-            raise LhError(f"{eid} is not held and waits for no approval in {memory_dir}",
-                          hint=f"lh memory held; a forgotten entry comes back with lh memory undo {eid}")
+        if one is None:  # why: no such entry, a forgotten one (undo brings it back) and one approved read apart
+            raise not_waiting(memory_dir, learnings_dir, eid, kind, cross)
         # why every file: a copy of the learning left held (or waiting) would keep it from sessions
         found.append((eid, kind, list(one.get("files") or [one["file"]]) if kind == "learning" else [""]))
         # why before any write: a secret holds an entry whatever approved it (ADR 0056)

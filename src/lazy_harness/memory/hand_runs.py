@@ -157,3 +157,51 @@ def sync_after() -> None:
         return
     with suppress(OSError):
         detach.spawn_sync(at_once=True)
+
+
+def not_waiting(memory_dir: str, learnings_dir: str, eid: str, kind: str, cross: str) -> LhError:
+    """Why ``lh memory approve`` refuses ``eid``, which nothing holds and which waits for no approval: no
+    such entry (where it looked), a forgotten one (an undo brings it back, not approve), or what it is
+    (approved already, replaced, shown where it belongs). ``cross``: the ``[trust] cross_projects`` policy."""
+    from lazy_harness.memory import state
+
+    if kind == "learning":
+        found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == eid]
+        if not found:
+            return LhError(f"no learning {eid} in {learnings_dir}", hint="lh memory held")
+        name, detail = state.of_learning({**frontmatter.read_frontmatter_values(found[0], _STATE_KEYS),
+                                          "path": found[0]}, cross)
+    else:
+        name, detail = _state_of_entry(memory_dir, eid, kind)
+    if name == "":
+        return LhError(f"no {'handoff item' if kind == 'handoff' else kind} {eid} in {memory_dir}",
+                       hint="lh memory held")
+    if name == state.FORGOTTEN:
+        return LhError(f"{eid} is forgotten, and approve does not bring it back", hint=f"lh memory undo {eid}")
+    why = {state.APPROVED: "it is approved already, and other projects' sessions get it",
+           state.ACTIVE: "nothing holds it from the sessions it is for"}.get(name)
+    why = why or f"it is {state.label((name, detail))}"
+    return LhError(f"{eid} waits for no approval: {why}", hint="lh memory held lists what waits")
+
+
+# the frontmatter keys state.of_learning reads
+_STATE_KEYS = ("status", "scope", "origin", "project_folder", "via", "origin_session", "deprecated_by",
+               "deprecated_reason")
+
+
+def _state_of_entry(memory_dir: str, eid: str, kind: str) -> tuple[str, str]:
+    """(state, detail) of decision, failure or handoff item ``eid`` for :func:`not_waiting`; ("", "") when
+    no line carries it."""
+    from lazy_harness.memory import handoff, marks, state
+
+    if kind == "handoff":
+        item = handoff.load(memory_dir)[0].get(eid)
+        if item is None:
+            return "", ""
+        if item.get("closed_by") == handoff.FORGOTTEN_BY:
+            return state.FORGOTTEN, ""
+        return (state.ACTIVE, "") if item.is_open else ("closed", "")
+    name = files.DECISIONS if kind == "decision" else files.FAILURES
+    if not any(ids.of_record(rec, kind) == eid for rec in files.read_entries(os.path.join(memory_dir, name))):
+        return "", ""
+    return state.of_marks(marks.by_id(memory_dir, marks.OPS).get(eid))
