@@ -102,6 +102,7 @@ def _learnings(ldir: str, origin: str, owned: Owned, damaged: list[str] | None =
     return learnings.once_each(out)  # why its rule, not a copy: show lists what SessionStart shows
 
 
+EDITED = "edited by hand since it was written"  # a learning's tag, as a decision's provenance says it
 SECTIONS = ("context", "handoff", "decisions", "failures", "learnings")  # in the order show prints them
 LIMIT = 50  # entries per section show prints unless --limit or --all says otherwise
 
@@ -346,6 +347,7 @@ def _show_entries(mdir: str, ldir: str, name: str, cfg: Config, picked: set[str]
 def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States, cut: int) -> None:
     """This project's learnings, newest first (the newest ``cut``), each tagged with its state."""
     from lazy_harness.memory import aliases, held, state
+    from lazy_harness.memory.learnings import edited_by_hand
 
     damaged: list[str] = []
     own = _learnings(ldir, name, aliases.owned(mdir), damaged)
@@ -357,6 +359,8 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
         now = states.learning(learning, text, cross)
         # why: a learning of this project waiting for approval elsewhere is used here; the tag says so
         tag = "used here; waits for approval for other projects" if now[0] == state.WAITING else state.label(now)
+        if edited_by_hand(learning, learning["body"]):  # why: a later text of its title stands beside it (ADR 0063)
+            tag = "; ".join(t for t in (tag, EDITED) if t)
         # why: held for a secret, or ended holding one: redacted (ADR 0062)
         title = held_shown.text(learning.get("title"), states.redact_by(now, lambda: text))  # noqa: B023
         echo(f"  {learning['id']}  {learning['day']}  {one_line(title, FULL)}  "

@@ -163,6 +163,13 @@ def fields_of(meta: dict, body: str) -> dict:
             "learning": learning.strip(), "context": context.strip()}
 
 
+def edited_by_hand(meta: dict, body: str) -> bool:
+    """Whether a learning's text was edited since it was written: the digest it was written with
+    (``text_digest``) is not that of its text now. A file written before ``text_digest`` cannot tell."""
+    wrote = meta.get("text_digest")
+    return isinstance(wrote, str) and bool(wrote) and text_key(fields_of(meta, body)["learning"]) != wrote
+
+
 def id_of(path: str, head: dict | None = None) -> str | None:
     """The id of a learning file: its own ``id`` when valid, else derived from its origin and title
     (its file's name gives one it lacks); None for a file without a learning's name. ``head``: its
