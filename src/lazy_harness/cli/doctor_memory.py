@@ -17,17 +17,25 @@ if TYPE_CHECKING:
 
 
 def check_memory(r: Report, values: Config) -> None:
-    """Where memory goes, and old files still in Claude Code's folder for the project here."""
+    """Where memory goes, and old files of the project here still to move: in Claude Code's folder, or in
+    its own memory folder of before it had an origin remote."""
     from lazy_harness.memory import migrate
 
     check_writable(r, "memory folder", paths.memory_root(values["memory"]["path"] or None))
     check_writable(r, "learnings folder", paths.learnings_dir(values["knowledge"]["path"] or None))
     root = project_root(os.getcwd())
-    waiting = migrate.pending(paths.project_key(root), root, None,
-                              paths.project_memory_dir(root, None, values["memory"]["path"] or None))
-    if waiting:
-        r.line("warn", "old memory", f"{len(waiting)} file(s) of this project still in Claude Code's folder "
-               f"{os.path.dirname(waiting[0])}; moved at the next session start", "lh memory show")
+    mdir = paths.project_memory_dir(root, None, values["memory"]["path"] or None)
+    waiting = migrate.pending(paths.project_key(root), root, None, mdir)
+    by_folder: dict[str, int] = {}
+    for path in waiting:
+        by_folder[os.path.dirname(path)] = by_folder.get(os.path.dirname(path), 0) + 1
+    for folder, n in by_folder.items():
+        # why: the folder beside this project's memory is its own of before its origin, not Claude Code's
+        beside = os.path.dirname(folder) == os.path.dirname(mdir.rstrip(os.sep))
+        where = (f"its memory folder from before it had an origin remote, {folder}" if beside
+                 else f"Claude Code's folder {folder}")
+        r.line("warn", "old memory", f"{n} file(s) of this project still in {where}; moved at the next session start",
+               "lh memory show")
     refused = project_identity.refused(os.getcwd())
     if refused:
         uids: set[int] = set()
