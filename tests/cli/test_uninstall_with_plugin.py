@@ -39,3 +39,20 @@ def test_uninstall_of_a_projects_file_from_elsewhere_asks_about_that_project(tmp
     assert r.code == 0, r.out + r.err
     assert "still runs the hooks" in r.out and "--scope project" in r.out, r.out
     assert "nothing is queued" not in r.out, r.out
+
+
+def test_uninstall_with_only_the_plugin_says_the_plugin_runs_the_hooks_not_just_nothing_to_remove():
+    """A plugin user runs ``lh hooks uninstall`` (before ``pip uninstall``): no settings file holds our
+    hooks, and "nothing to remove" alone read as if no hook ran any more, while the plugin still does."""
+    claude_plugin.install()
+    r = invoke("hooks", "uninstall")
+    assert r.code == 0, r.out + r.err
+    assert "nothing to remove" in r.out, r.out
+    assert "the plugin lazy-harness@lazy-harness (user scope) still runs the hooks" in r.out, r.out
+    assert "claude plugin disable lazy-harness@lazy-harness" in r.out, r.out
+
+
+def test_nothing_to_remove_without_a_plugin_says_nothing_more():
+    r = invoke("hooks", "uninstall")
+    assert r.code == 0, r.out + r.err
+    assert "nothing to remove" in r.out and "plugin" not in r.out, r.out

@@ -15,9 +15,8 @@ from lazy_harness import config, logfile, paths, settings, settings_write
 from lazy_harness.cli.hooks_found import (LOG_TAIL_LINES, last_fired, managed_policy, managed_policy_says,
                                           not_here_notes, settings_files)
 from lazy_harness.cli.hooks_install import (bundle_hook_modules, leave_for_plugin, note_made_folder, other_files,
-                                            register,
-                                            remove_made_folder, still_queued, switch_loop_on, warn_other_files,
-                                            warn_plugin_installs)
+                                            plugin_still_runs, register, remove_made_folder, still_queued,
+                                            switch_loop_on, warn_other_files, warn_plugin_installs)
 from lazy_harness.cli.hooks_target import is_shared_file, project_of, target_file
 from lazy_harness.cli.hooks_worker import describe_worker, failed_tasks, pending_tasks, worker_state
 from lazy_harness.errors import ConfigError, SettingsError
@@ -137,10 +136,12 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         return
     target = target_file(settings_path, project_dir, "uninstall")
     change = settings.uninstall(target, backup=settings_write.backup_file(target))
-    if change.action == "missing":
-        click.echo(f"nothing to remove: {target} does not exist")
-    elif change.action == "unchanged":
-        click.echo(f"nothing to remove: {target} holds no lazy-harness hooks")
+    if change.action in ("missing", "unchanged"):
+        click.echo(f"nothing to remove: {target} " + ("does not exist" if change.action == "missing"
+                                                      else "holds no lazy-harness hooks"))
+        runs = plugin_still_runs(project_of(target) or project_dir)
+        if runs:  # why: "nothing to remove" alone read as if no hook ran any more
+            click.echo(f"note: {runs}")
     elif change.action == "deleted":
         click.echo(f"removed {', '.join(change.events)}; deleted {target} (it held only lazy-harness hooks)")
         remove_made_folder(target)

@@ -290,11 +290,17 @@ def switch_loop_on(cfg: str) -> None:
 def still_queued(project_dir: str | None) -> str:
     """What queues sessions once these hooks are gone: an enabled plugin still does (its hooks step
     aside only while the settings' ran); else nothing."""
+    return plugin_still_runs(project_dir) or "without hooks nothing is queued"
+
+
+def plugin_still_runs(project_dir: str | None) -> str | None:
+    """That the enabled plugin runs the hooks in ``project_dir`` (the current folder when None), and how
+    to stop it; None without one."""
     from lazy_harness import plugin
 
     found = plugin.active(os.path.abspath(project_dir or os.getcwd()))
     if found is None:
-        return "without hooks nothing is queued"
+        return None
     scope = "" if found.scope in ("user", "?") else f"--scope {found.scope} "
     return (f"the plugin {found.plugin_id} ({found.scope} scope) still runs the hooks and queues sessions; "
             f"to stop it: claude plugin disable {scope}{found.plugin_id}")
