@@ -316,8 +316,23 @@ def hooks_line(cwd: str) -> str:
         if bad is not None:  # why: lh hooks install refuses a file it cannot parse; name it and the fix
             return (f"not registered for Claude Code here: {bad.path} cannot be read: {bad.error} "
                     f"({bad.fix or f'fix the JSON in {bad.path}'}, then lh hooks install)")
+        paused = _disabled_plugin(cwd)
+        if paused:  # why: lh hooks install would add a second registration, run beside the plugin once enabled
+            return (f"paused: the plugin {paused} is disabled: no session is remembered or read back "
+                    f"(claude plugin enable {paused})")
         return "not registered for Claude Code here: no session is remembered or read back (lh hooks install)"
     return "registered in " + ", ".join(where)
+
+
+def _disabled_plugin(cwd: str) -> str | None:
+    """The id of a disabled install of our plugin that applies here (``lh doctor``'s "paused"), or None."""
+    from lazy_harness import plugin
+    from lazy_harness.errors import SettingsError
+
+    try:
+        return next((i.plugin_id for i in plugin.installs(cwd) if not i.enabled), None)
+    except SettingsError:  # why: an unreadable plugin file is doctor's to name; status says what it can
+        return None
 
 
 def _config() -> tuple[Config, str | None]:
