@@ -16,7 +16,7 @@ from contextlib import contextmanager, nullcontext
 from lazy_harness.errors import LhError
 from lazy_harness.memory import (changes, damage, files, frontmatter, handoff, held_review, ids, journal,
                                  learning_damage, marks, state)
-from lazy_harness.memory.hand_runs import (NotOpen, entry_exists, journalled_run, learning_paths, not_waiting,
+from lazy_harness.memory.hand_runs import (entry_exists, journalled_run, learning_paths, not_open, not_waiting,
                                            one_at_a_time, reason_of, sync_after, the_one)
 from lazy_harness.memory.sanitize import normalise, one_line
 
@@ -42,19 +42,7 @@ def open_item(memory_dir: str, ref: str, verb: str = "close") -> tuple[str, str]
             or next((i for i in items if normalise(ref) == normalise(i["text"])), None))
     if item is not None:
         return item["id"], item["text"]
-    raise _not_open(memory_dir, ref, state, verb)
-
-
-def _not_open(memory_dir: str, ref: str, state_: dict | None = None, verb: str = "close") -> NotOpen:
-    """The refusal of an item that is not open; one whose line the person reworded in handoff.md names
-    the id it is open as now. why: the line kept its ``[h-...]`` tag, so the person names the item by
-    it, and "no open handoff item" contradicted the file; nothing is closed for them (the new words
-    may say it is not done)."""
-    now_as = handoff.reworded_as(state_, ref) if state_ is not None else None
-    if now_as is not None:
-        return NotOpen(f"{ref} was reworded by hand in handoff.md and is open as {now_as['id']}: "
-                       f"{one_line(now_as['text'])[:120]!r}", hint=f"lh memory {verb} {now_as['id']}")
-    return NotOpen(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
+    raise not_open(memory_dir, ref, state, verb)
 
 
 def _caught_up(memory_dir: str, project: str, now: float) -> None:
@@ -75,7 +63,7 @@ def _close_item(memory_dir: str, j: journal.Journal, hid: str, reason: str, who:
     changes.close_handoff_items(memory_dir, [(hid, reason)], who, now, j)
     item = handoff.load(memory_dir)[0].get(hid)
     if item is None or item.is_open or item.get("closed_by") != who:
-        raise _not_open(memory_dir, hid)
+        raise not_open(memory_dir, hid)
 
 
 def forget(memory_dir: str, learnings_dir: str, project: str, entry_id: str, reason: str, now: float) -> str | None:

@@ -87,6 +87,28 @@ class NotOpen(LhError):
     """The handoff item is not open (any more): nothing was changed."""
 
 
+def not_open(memory_dir: str, ref: str, state_: dict | None = None, verb: str = "close") -> NotOpen:
+    """The refusal of an item that is not open; one whose line the person reworded in handoff.md names
+    the id it is open as now. why: the line kept its ``[h-...]`` tag, so the person names the item by
+    it, and "no open handoff item" contradicted the file; nothing is closed for them (the new words
+    may say it is not done)."""
+    from lazy_harness.memory import handoff
+
+    now_as = handoff.reworded_as(state_, ref) if state_ is not None else None
+    if now_as is not None:
+        return NotOpen(f"{ref} was reworded by hand in handoff.md and is open as {now_as['id']}: "
+                       f"{one_line(now_as['text'])[:120]!r}", hint=f"lh memory {verb} {now_as['id']}")
+    item = state_.get(ref) if state_ is not None else None
+    if item is not None and not item.is_open:  # why: as a second forget says "already forgotten"
+        from lazy_harness.memory.fence import local_time
+
+        when = local_time(files.iso_epoch(item.get("closed")), minutes=True) or "?"
+        return NotOpen(f"{ref} is closed already ({when} {handoff.by_whom(item.get('closed_by'))}"
+                       f"{handoff.why_closed(item.get('reason'))}): {one_line(item['text'])[:120]!r}",
+                       hint="lh memory show --history")
+    return NotOpen(f"no open handoff item {ref!r} in {memory_dir}", hint="lh memory show")
+
+
 LOCK = ".by-hand.lock"  # in the memory folder, and in the learnings folder: see one_at_a_time
 
 
