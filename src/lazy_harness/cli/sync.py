@@ -20,7 +20,10 @@ def sync(show_status: bool, accept_rewrite: bool) -> None:
         click.echo(f"data:       {st['data']}")
         ahead = "?" if st["ahead"] is None else st["ahead"]
         behind = "?" if st["behind"] is None else st["behind"]
-        click.echo(f"ahead:      {ahead} commit(s) not pushed; behind: {behind} (as of the last fetch)")
+        if st["remote"]:
+            click.echo(f"ahead:      {ahead} commit(s) not pushed; behind: {behind} (as of the last fetch)")
+        else:  # why: "?" read as something broken where sync is simply off
+            click.echo("ahead:      - (no remote: nothing is pushed or pulled; memory stays on this machine)")
         click.echo(f"last sync:  {st['last_sync'] or 'never'}")
         click.echo(f"last error: {st['last_error'] or 'none'}")
         if st["last_error"] and st["last_hint"]:
