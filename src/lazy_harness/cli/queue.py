@@ -128,6 +128,14 @@ def _requeue(q: str, path: str) -> str:
     return name
 
 
+def _replaced(q: str, name: str) -> str:
+    """The id of the task that queued task ``name`` replaced ("" for none, or once a worker took it)."""
+    try:
+        return spool.read_task(os.path.join(q, name)).get("replaces") or ""
+    except (OSError, LhError):
+        return ""
+
+
 @queue.command("retry")
 @click.argument("ident", required=False)
 @click.option("--failed", "all_failed", is_flag=True, help="Retry every task in failed/.")
@@ -158,6 +166,7 @@ def retry(ident: str | None, all_failed: bool) -> None:
         click.echo("nothing to retry")
         return
     stuck = 0
+    queued: dict[str, list[str]] = {}  # a task queued -> the failed tasks it retries
     for path in targets:
         try:
             name = _requeue(q, path)
@@ -165,7 +174,11 @@ def retry(ident: str | None, all_failed: bool) -> None:
             click.echo(terminal_safe(f"lh: {exc}"), err=True)
             stuck += 1
             continue
-        click.echo(terminal_safe(f"queued {spool.task_id(name)} (retry of {spool.task_id(os.path.basename(path))})"))
+        # why: a second failed task of one session replaces the first's retry in the queue (one task per
+        # session waits), and an id printed for the first named a task no longer there
+        queued[spool.task_id(name)] = queued.pop(_replaced(q, name), []) + [spool.task_id(os.path.basename(path))]
+    for tid, retried in queued.items():
+        click.echo(terminal_safe(f"queued {tid} (retry of {', '.join(retried)})"))
     if stuck < len(targets):
         spawn_worker()
     if stuck:
