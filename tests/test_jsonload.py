@@ -94,8 +94,40 @@ def test_without_the_c_scanner_json_itself_is_used(monkeypatch):
     {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "é ✓ \"q\" \\ \n\t\u2028 𝄞"}},
     [1, -2, True, False, None, "x", [], {}],
     {"n": 10 ** 30, "nested": [{"a": ["b", {"c": None}]}]},
+    {"t": 1723456789.125, "neg": -0.0, "tiny": 5e-324, "inf": [math.inf, -math.inf], "big": 1e300},
+    {7: "int key", 2.5: "float key", True: "bool key", None: "none key", "s": ("a", "tuple")},
+    {"heads": {f"/l/{i}.md": [i, 1723456789.5 + i, None, {"title": f"t {i}"}] for i in range(300)}},
 ])
 def test_dumps_is_json_dumps(value):
     import json
 
+    assert jsonload.dumps(value) == json.dumps(value)
+
+
+def test_dumps_rejects_what_json_dumps_rejects():
+    looped: list = []
+    looped.append(looped)
+    for value in ({"a": object()}, {"a": {1, 2}}, looped):
+        with pytest.raises((TypeError, ValueError)) as ours:
+            jsonload.dumps(value)
+        with pytest.raises(type(ours.value)) as theirs:
+            json.dumps(value)
+        assert str(ours.value) == str(theirs.value)
+
+
+def test_a_fresh_process_dumps_numbers_and_any_key_without_importing_json():
+    """A float (a time, a score) or a number as a key used to send the whole value to ``json.dumps``,
+    whose import costs a hook 16 to 27 ms (``re``, ``enum``...): the C encoder writes them itself."""
+    code = ("import sys\nfrom lazy_harness import jsonload\n"
+            "print(jsonload.dumps({'t': 1723456789.125, 3: [0.1, float('inf')], 'ok': True}))\n"
+            "print('json' in sys.modules, 're' in sys.modules)\n")
+    env = dict(os.environ, PYTHONPATH=PACKAGE_PARENT)
+    p = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == ['{"t": 1723456789.125, "3": [0.1, Infinity], "ok": true}', "False False"]
+
+
+def test_without_the_c_encoder_json_itself_is_used(monkeypatch):
+    monkeypatch.setattr(jsonload, "_encoder", ())
+    value = {"a": [1, 2.5, None], 3: "x"}
     assert jsonload.dumps(value) == json.dumps(value)

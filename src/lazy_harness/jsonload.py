@@ -1,18 +1,19 @@
-"""JSON decoding for the hot path, without importing the ``json`` package.
+"""JSON decoding and encoding for the hot path, without importing the ``json`` package.
 
 ``import json`` loads ``re`` (and through it ``enum``, ``functools``, ``collections``...): about
 12 ms of a hook's start in a fresh virtualenv, a third of what the Stop hook costs beyond a bare
 interpreter. The decoder itself is the C scanner of the standard library (``_json``, the same code
 ``json.loads`` runs), driven here directly; the result, and what is rejected, is what
-``json.loads`` gives. Where ``_json`` is missing (another Python implementation) ``json`` is used.
-Hooks decode with this; everything off the hot path keeps using ``json``.
+``json.loads`` gives. :func:`dumps` drives ``_json``'s C encoder the same way (what ``json.dumps``
+runs). Where ``_json`` is missing (another Python implementation) ``json`` is used.
+Hooks decode and encode with this; everything off the hot path keeps using ``json``.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 _WS = " \t\n\r"
@@ -87,41 +88,42 @@ def line_object(line: str | bytes | bytearray) -> dict | None:
 
 
 def dumps(value: object) -> str:
-    """``json.dumps(value)`` (ASCII-escaped) for the plain shapes hooks print: dicts with string keys,
-    lists, strings, numbers, booleans and None. Anything else goes to ``json``."""
-    try:
-        # why: the C quoting json.dumps runs, without ``import json``: 16 to 27 ms of a hook's start
-        # (benchmarks/bench_private_modules.py); the shapes around it are few and written out below
-        from _json import encode_basestring_ascii as quote
-    except ImportError:
+    """``json.dumps(value)``: the same text (ASCII-escaped, ``", "`` and ``": "``), written by the C
+    encoder ``json.dumps`` itself runs. Anything it cannot write (an object of another type, a loop)
+    goes to ``json``, so the error raised is ``json``'s own."""
+    found = _encoder if _encoder is not None else _find_encoder()
+    if not found:
         return _json_dumps(value)
-    parts: list[str] = []
+    make, quote = found
+    try:
+        # why a new encoder each call: it keeps the containers it is inside in ``markers`` (its loop
+        # check) and leaves them there when a value fails; making one costs about a microsecond
+        return "".join(make({}, _refuse, quote, None, ": ", ", ", False, False, True)(value, 0))
+    except (TypeError, ValueError):
+        return _json_dumps(value)
 
-    def emit(v: object) -> None:
-        if isinstance(v, str):
-            parts.append(quote(v))
-        elif v is None or isinstance(v, bool):
-            parts.append({None: "null", True: "true", False: "false"}[v])
-        elif isinstance(v, int):
-            parts.append(int.__repr__(v))
-        elif isinstance(v, dict) and all(isinstance(k, str) for k in v):
-            parts.append("{")
-            for i, (k, item) in enumerate(v.items()):
-                parts.append(", " if i else "")
-                parts.append(quote(k) + ": ")
-                emit(item)
-            parts.append("}")
-        elif isinstance(v, (list, tuple)):
-            parts.append("[")
-            for i, item in enumerate(v):
-                parts.append(", " if i else "")
-                emit(item)
-            parts.append("]")
-        else:
-            parts.append(_json_dumps(v))
 
-    emit(value)
-    return "".join(parts)
+# (make_encoder, encode_basestring_ascii) of ``_json`` once looked up; () where it lacks them
+_encoder: tuple[Callable[..., Callable[[object, int], Iterable[str]]], Callable[[str], str]] | tuple[()] | None = None
+
+
+def _find_encoder() -> tuple[Callable[..., Callable[[object, int], Iterable[str]]], Callable[[str], str]] | tuple[()]:
+    global _encoder
+    try:
+        # why: a private module of the standard library, the C encoder and quoting json.dumps runs, without
+        # ``import json``: 16 to 27 ms of a hook's start (benchmarks/bench_private_modules.py); written by
+        # hand around the quoting instead, the learning-heads cache took 1.1 to 1.6 ms to encode
+        from _json import encode_basestring_ascii, make_encoder
+    except ImportError:
+        _encoder = ()
+    else:
+        _encoder = (make_encoder, encode_basestring_ascii)
+    return _encoder
+
+
+def _refuse(value: object) -> object:
+    """The encoder's ``default``: a value of another type is for ``json`` to refuse (see :func:`dumps`)."""
+    raise TypeError(type(value).__name__)
 
 
 def _json_dumps(value: object) -> str:

@@ -152,7 +152,8 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
         if peer != me:  # why: before a byte leaves: another user's listener gets nothing
             return None, f"not asked: the socket's listener runs as uid {peer}, not {me}"
         sock.settimeout(max(deadline - time.monotonic(), 0.001))  # why: a long prompt a listener does not read
-        # why: the time as text: a float would make jsonload.dumps import json (and re, enum)
+        # why the time as text (``repr(now)``): the answerer reads it so (a float made jsonload.dumps import
+        # json when it wrote the shapes itself; its C encoder writes floats now)
         sock.sendall((jsonload.dumps(question) + "\n").encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
         if meanwhile is not None:
