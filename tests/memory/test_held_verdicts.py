@@ -177,3 +177,27 @@ def test_the_signature_follows_each_file_the_stamp_is_worked_out_from(tmp_path):
     (copy / "trust_words.py").unlink()
     assert trust.rules_signature(str(copy)) == ""
     assert len(seen) == len(trust.STAMPED) + 2
+
+
+def test_the_verdicts_are_written_without_waiting_for_the_disk(project, monkeypatch):
+    """A cache of what the check answers for each exact text: a power loss that leaves the file old or
+    empty costs the next start the check on those texts again (an old verdict of a text is still its
+    verdict under the stamp written beside it), never a wrong one. So a start that writes the verdicts
+    (after a sync pull brought entries) does not wait for ``fsync``."""
+    start(project)
+    ms.write_jsonl(os.path.join(paths.memory_dir(project, os.environ), files.DECISIONS),
+                   [ms.decision(NOW - ms.DAY, "a decision a pull brought", "written on the other machine")])
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    text, _ = start(project)
+    assert "a decision a pull brought" in text and "Setup note" not in text
+    assert synced == []
+    with open(kept_file(project), encoding="utf-8") as fh:
+        assert len(json.load(fh)["verdicts"]) == 3
+    with open(kept_file(project), "w", encoding="utf-8"):
+        pass  # what a power loss may leave
+    again, _ = start(project)
+    assert again == text
+    with open(kept_file(project), encoding="utf-8") as fh:
+        assert len(json.load(fh)["verdicts"]) == 3
