@@ -6,7 +6,7 @@ now reads as a missing or damaged file."""
 
 import os
 
-from lazy_harness.queue import consume
+from lazy_harness.queue import consume, probe
 from tests.support.fifo_wait import call_beside
 
 
@@ -38,4 +38,4 @@ def test_distill_trouble_passes_over_a_fifo_worker_state_without_waiting(tmp_pat
     fifo = str(tmp_path / "worker.json")
     os.mkfifo(fifo)
 
-    assert call_beside([fifo], consume.distill_trouble, q, fifo, lambda _: None) == (0, None)
+    assert call_beside([fifo], probe.distill_trouble, q, fifo, lambda _: None) == (0, None)

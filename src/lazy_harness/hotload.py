@@ -67,6 +67,7 @@ HOT = (
     "lazy_harness.notice",  # os-only: the person's notice
     "lazy_harness.queue", "lazy_harness.queue.sweep", "lazy_harness.queue.task", "lazy_harness.queue.state",
     "lazy_harness.queue.turn", "lazy_harness.queue.produce", "lazy_harness.queue.consume",
+    "lazy_harness.queue.probe",  # os-only: whether tasks wait for a worker, whether distillation fails
     "lazy_harness.queue.submit", "lazy_harness.queue.retain",  # os-only: kept transcripts
     # os-only: what the index's writer saw against the files (SessionStart), and the index task it asks for
     "lazy_harness.recall.index.writer", "lazy_harness.queue.index_task",

@@ -214,9 +214,9 @@ def _finished_since(folder: str, since: float) -> int:
 
 def last_distilled(queue_dir: str) -> float | None:
     """When the newest distillation in done/ (outcome processed) finished: its file's mtime, written
-    as it finished. Among the newest ``queue.consume.DONE_LOOKED_AT`` task files (names sort by time);
+    as it finished. Among the newest ``queue.probe.DONE_LOOKED_AT`` task files (names sort by time);
     None when there is none."""
-    from lazy_harness.queue.consume import DONE_LOOKED_AT
+    from lazy_harness.queue.probe import DONE_LOOKED_AT
 
     done = queue.folder(queue_dir, queue.DONE)
     try:

@@ -28,6 +28,7 @@ The package, by what each part does (the names in ``__all__`` are read from here
     produce.py   the producer side: a session's task, enqueued atomically
     submit.py    the producers' whole step: enqueue, then start a worker detached (hooks, handoff-now)
     consume.py   the consumer side: the worker lock, claim, finish, recover
+    probe.py     what hooks ask of it: whether tasks wait for a worker, whether distillation is failing
     sweep.py     sessions still watched, queued once they went idle unchecked
 """
 
@@ -35,15 +36,15 @@ The package, by what each part does (the names in ``__all__`` are read from here
 # that call fires see it and do nothing (defined in the package root: a hook reads it without the queue)
 from lazy_harness import WORKER_MARKER
 from lazy_harness.queue.task import (
-    DONE, FAILED, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
+    DONE, FAILED, LOCK_NAME, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
     parse_task, queued_at, read_task, task_id)
 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
     from lazy_harness.queue.consume import (
-        LOCK_NAME, MAX_INTERRUPTIONS, acquire_worker_lock, claim, distill_trouble, finish, needs_worker, pending,
-        recover, release_worker_lock)
+        MAX_INTERRUPTIONS, acquire_worker_lock, claim, finish, pending, recover, release_worker_lock)
+    from lazy_harness.queue.probe import distill_trouble, needs_worker
     from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
     from lazy_harness.queue.state import (
         DISTILLED, ERROR, SKIPPED, gate, has_task, last_check, last_done_mtime, mark_done, pending_of, read_state,
@@ -56,8 +57,9 @@ if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
 # the prompt hook and SessionStart only name a folder or a task, and each module imported costs a
 # hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py, bench_user_prompt.py)
 _LAZY = {
-    **dict.fromkeys(("LOCK_NAME", "MAX_INTERRUPTIONS", "acquire_worker_lock", "claim", "distill_trouble", "finish",
-                     "needs_worker", "pending", "recover", "release_worker_lock"), "consume"),
+    **dict.fromkeys(("MAX_INTERRUPTIONS", "acquire_worker_lock", "claim", "finish", "pending", "recover",
+                     "release_worker_lock"), "consume"),
+    **dict.fromkeys(("distill_trouble", "needs_worker"), "probe"),
     **dict.fromkeys(("REQUIRED", "enqueue", "task_fields"), "produce"),
     **dict.fromkeys(("DISTILLED", "ERROR", "SKIPPED", "gate", "has_task", "last_check", "last_done_mtime",
                      "mark_done", "pending_of", "read_state", "state_file"), "state"),

@@ -11,41 +11,17 @@ import time
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, held, lock, try_lock
-from lazy_harness.queue.state import (DISTILLED, ERROR, SKIPPED, last_check, last_done_mtime, mark_done, pending_of,
-                                      state_file)
-from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, OPEN, PENDING, PROCESSING, STATE,
-                                     SUFFIX, TMP, folder, format_task, iso_now, read_task, task_id, tmp_path_for)
+from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of, state_file
+# why LOCK_NAME in task.py: the hooks' probe of the lock (queue/probe.py) needs it without this module
+from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, LOCK_NAME, OPEN, PENDING, PROCESSING,
+                                     STATE, SUFFIX, TMP, folder, format_task, iso_now, read_task, task_id,
+                                     tmp_path_for)
 from lazy_harness.regular_file import open_regular
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 MAX_INTERRUPTIONS = 5
-LOCK_NAME = ".worker.lock"
 
 
 # --- the worker lock: one flock for the worker and the hooks' probe -------------------------------
-
-def needs_worker(queue: str) -> bool:
-    """True when tasks wait (pending, claimed by a worker that died, or index tasks) and no worker holds the lock.
-
-    Cheap enough for a hook: one listdir of the queue (pending tasks only), at most one of
-    processing/ and one of index/, and a non-blocking probe of the lock (the same ``flock`` the worker takes).
-    """
-    # pending tasks, claims of a dead worker, index tasks (queue/index_task.py: the worker writes the index)
-    waiting = (_holds(queue, lambda n: n.endswith(SUFFIX)) or _holds(os.path.join(queue, PROCESSING), lambda n: True)
-               or _holds(os.path.join(queue, "index"), lambda n: n.endswith(SUFFIX) and not n.startswith(".")))
-    # a worker that holds the lock drains the queue; a missing lock file: no worker ever ran here
-    return waiting and not held(os.path.join(queue, LOCK_NAME))
-
-
-def _holds(folder: str, wanted: Callable[[str], bool]) -> bool:
-    try:
-        return any(wanted(n) for n in os.listdir(folder))
-    except OSError:
-        return False
-
 
 def acquire_worker_lock(queue: str) -> int | None:
     """Take the worker's single-instance lock without waiting: its descriptor, or None when held.
@@ -349,85 +325,3 @@ def _restore_mark(queue: str, record: dict) -> None:
     current = last_done_mtime(queue, sid)
     if sid and (current is None or current < mtime):
         mark_done(queue, sid, mtime, time.time(), kind if kind in (DISTILLED, SKIPPED, ERROR) else DISTILLED)
-
-
-# --- what the read-back says of failing distillation -----------------------------------------------
-
-def distill_trouble(queue: str, worker_state: str, parse_time: Callable[[object], float | None]
-                    ) -> tuple[int, str | None]:
-    """(tasks in ``failed/`` since the worker's last success, that success's time): what the read-back's
-    "distillation is failing" line says (``recall.readback.digest``), read by the callers above both the queue
-    and the store (the SessionStart hook, ``lh memory show``). ``worker_state``: the worker's state
-    file (``paths.worker_state_file``); ``parse_time``: ISO time to epoch (``memory.files.iso_epoch``).
-    Cheap: the folder's mtime rules out the common case; otherwise names are listed and only task
-    files are stat'ed. May raise OSError."""
-    from lazy_harness import jsonload
-    from lazy_harness.logfile import stamp
-
-    failed = folder(queue, FAILED)
-    try:
-        folder_mtime = os.stat(failed).st_mtime
-    except OSError:
-        return 0, None
-    last = None
-    try:  # why open_regular: a FIFO in worker.json's place held the session start in open()
-        with open(open_regular(worker_state)[0], encoding="utf-8") as fh:
-            state = jsonload.loads(fh.read())
-        last = state.get("last_success") if isinstance(state, dict) else None
-    except (OSError, ValueError):
-        pass
-    since = parse_time(last)
-    if since is not None and folder_mtime <= since:
-        return 0, last
-    # why: worker.json is saved when a drain ends (a lingering worker's, minutes later) and never by a
-    # foreground lh distill: the done/ folder says which distillations succeeded since
-    done_at = _last_processed(folder(queue, DONE), since)
-    if done_at is not None:
-        since, last = done_at, stamp(done_at)
-        if folder_mtime <= since:
-            return 0, last
-    count = 0
-    with os.scandir(failed) as it:
-        for entry in it:
-            if entry.name.endswith(SUFFIX):
-                try:
-                    count += (since is None or entry.stat().st_mtime > since) and not _redo(failed, entry.path)
-                except OSError:
-                    pass
-    return count, last if since is not None else None
-
-
-DONE_LOOKED_AT = 50  # newest done/ tasks read for a success worker.json has not recorded yet
-
-
-def _last_processed(done: str, after: float | None) -> float | None:
-    """When the newest processed task in ``done/`` finished (its file's mtime), if later than ``after``;
-    None otherwise. Reads the newest :data:`DONE_LOOKED_AT` task files at most (names sort by time)."""
-    try:
-        names = sorted((n for n in os.listdir(done) if n.endswith(SUFFIX)), reverse=True)
-    except OSError:
-        return None
-    best = None
-    for name in names[:DONE_LOOKED_AT]:
-        path = os.path.join(done, name)
-        try:
-            mtime = os.stat(path).st_mtime
-            if (after is not None and mtime <= after) or (best is not None and mtime <= best):
-                continue
-            if read_task(path).get("outcome") == "processed":
-                best = mtime
-        except OSError:
-            continue
-    return best
-
-
-def _redo(failed: str, path: str) -> bool:
-    """Whether a failed task redid what memory already holds: its session is marked distilled at or
-    after the transcript it failed on (a failed ``lh knowledge handoff-now`` of a distilled session)."""
-    try:
-        task = read_task(path)
-        mtime = float(task.get("transcript_mtime") or "nan")
-    except (OSError, ValueError):
-        return False
-    last = last_check(os.path.dirname(failed), task.get("session_id", "")) if task.get("session_id") else None
-    return last is not None and last[1] == DISTILLED and last[0] >= mtime

@@ -69,7 +69,7 @@ def ask_worker(env: Mapping[str, str] | None, memory_dir: str, queued: bool = Fa
     """Queue an index task (unless ``queued``: one waits already) and start a worker when none holds
     its lock; a few words for a log."""
     from lazy_harness import paths
-    from lazy_harness.queue.consume import needs_worker
+    from lazy_harness.queue.probe import needs_worker
 
     q = paths.queue_dir(env)
     if not queued:

@@ -32,6 +32,7 @@ TRANSCRIPTS = "transcripts"
 # retry``): a Stop or SessionEnd task that replaces one of these keeps its event, or what was asked
 # is lost (the whole re-read became "nothing new since the last distillation")
 ASKED_EVENTS = ("handoff-now", "retry")
+LOCK_NAME = ".worker.lock"  # the worker's single-instance lock (queue/consume.py takes it), never deleted
 
 
 def agent_of(payload: dict) -> str:

@@ -7,7 +7,7 @@ import sys
 def _why_not_needed(queue_dir: str) -> str:
     """Why a spawned worker leaves at once, for worker.log: the lock's holder, else no task."""
     from lazy_harness.atomic import held
-    from lazy_harness.queue.consume import LOCK_NAME
+    from lazy_harness.queue.task import LOCK_NAME
 
     if held(os.path.join(queue_dir, LOCK_NAME)):
         return "another worker holds the lock: it drains the queue"
