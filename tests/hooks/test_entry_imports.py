@@ -157,18 +157,20 @@ def test_the_reading_hooks_leave_the_producer_side_of_the_queue_unloaded(world, 
     assert not {"lazy_harness.queue.produce", "lazy_harness.queue.turn", "lazy_harness.queue.retain"} & set(names)
 
 
-def test_a_start_leaves_the_consumer_side_of_the_queue_and_remote_spellings_unloaded(world):
+def test_a_start_leaves_the_consumer_side_of_the_queue_remote_spellings_and_the_schema_unloaded(world):
     """SessionStart asks the queue only whether tasks wait for a worker (``queue.needs_worker``, in
     queue/task.py): the consumer (claim, finish, recovery) and the state files' gates are the worker's
-    and the Stop hook's. A project without an origin reads no remote's spelling (remote_spelling.py).
-    Each module is 0.1 to 0.3 ms of every start."""
+    and the Stop hook's. A project without an origin reads no remote's spelling (remote_spelling.py), and
+    a config snapshot that is current needs no schema (its stamp is schema.py's ``stat``). Each module
+    is 0.1 to 0.3 ms of every start."""
     env, payload = world
     argv = ["-m", "lazy_harness.hooks", "SessionStart"]
     with worker_lock_held(paths.claude_dir()):
         imported(argv, env, payload("SessionStart", "aaaaaaaa-0000-0000-0000-000000000001"))
         p, names = imported(argv, env, payload("SessionStart", "bbbbbbbb-0000-0000-0000-000000000002"))
     assert p.returncode == 0 and "lazy_harness.hooks.session_start" in names
-    unused = {"lazy_harness.queue.consume", "lazy_harness.queue.state", "lazy_harness.remote_spelling"}
+    unused = {"lazy_harness.queue.consume", "lazy_harness.queue.state", "lazy_harness.remote_spelling",
+              "lazy_harness.config.schema"}
     assert not unused & set(names), sorted(unused & set(names))
 
 

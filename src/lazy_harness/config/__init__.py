@@ -19,14 +19,14 @@ import os
 
 from lazy_harness import jsonload, paths, private
 from lazy_harness.regular_file import read_regular
-from lazy_harness.config.schema import (
-    CAPS, CHOICES, COMMAND_KEYS, CONTEXT_HARD_CAP, FLOORS, MINIMUMS, NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP,
-    SCHEMA, defaults)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Final
+
+    from lazy_harness.config.schema import (CAPS, CHOICES, COMMAND_KEYS, CONTEXT_HARD_CAP, FLOORS, MINIMUMS,
+                                            NUMBER_MAX, PATH_KEYS, RANGES, RECALL_HARD_CAP, SCHEMA, defaults)
 
     from lazy_harness.config.edit import (SECTION_HELP, check_loop_edit, enable_loop, render_example, set_value,
                                           toml_literal)
@@ -37,9 +37,17 @@ if TYPE_CHECKING:
 # (when it changed) and writing it (the CLI) load their modules at the first use of one of these names
 _VALIDATE = ("check", "parse_file")
 _EDIT = ("SECTION_HELP", "toml_literal", "render_example", "set_value", "enable_loop", "check_loop_edit")
+# why read on first use too: a hook whose snapshot is current needs none of the schema (its stamp is the
+# file's, :func:`_schema_stamp`); the module is 0.15 to 0.3 ms of every SessionStart
+_SCHEMA = ("CAPS", "CHOICES", "COMMAND_KEYS", "CONTEXT_HARD_CAP", "FLOORS", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS",
+           "RANGES", "RECALL_HARD_CAP", "SCHEMA", "defaults")
 
 
 def __getattr__(name: str) -> object:
+    if name in _SCHEMA:
+        from lazy_harness.config import schema
+
+        return getattr(schema, name)
     if name in _VALIDATE:
         from lazy_harness.config import validate
 
@@ -69,6 +77,8 @@ def load(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | Non
     if why:
         raise ConfigError(why, hint="lh doctor")
     if fd is None:
+        from lazy_harness.config.schema import defaults
+
         return defaults()
     try:
         raw = _read_all(fd)
@@ -89,15 +99,32 @@ def load(env: Mapping[str, str] | None = None, warn: Callable[[str], None] | Non
 def names_a_folder(problem: str, path: str) -> bool:
     """Whether a problem of ``path`` (``path:line: key: message``) is about a memory folder's key or
     the section holding it."""
+    from lazy_harness.config.schema import PATH_KEYS
+
     rest = problem[len(path):] if problem.startswith(path) else problem
     key = rest.lstrip(":0123456789 ").split(":", 1)[0]
     return key in PATH_KEYS or key in {k.split(".")[0] for k in PATH_KEYS}
 
 
-# why: a snapshot compiled by another version may lack keys, or hold values its defaults, caps, floors,
-# minimums, ranges, choices or command rules gave: the schema and those rules are part of its stamp (about 20 us)
-_SCHEMA_STAMP = repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
-                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES, COMMAND_KEYS))
+def _schema_stamp() -> list:
+    """What the snapshot's values were compiled under: schema.py's path, size, mtime and inode.
+
+    why: a snapshot compiled by another version may lack keys, or hold values its defaults, caps, floors,
+    minimums, ranges, choices or command rules gave, all of them schema.py's: an upgrade, an edit or
+    another install's schema is another file (the reasoning of ``trust.rules_signature``), found with
+    one ``stat`` where the schema's contents took importing it and 45 us to write them out. Where the
+    file cannot be stat'ed (a zip import), those contents, as before."""
+    where = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.py")
+    try:
+        st = os.stat(where)
+    except OSError:
+        from lazy_harness.config.schema import CAPS, CHOICES, COMMAND_KEYS, FLOORS, MINIMUMS, RANGES, SCHEMA
+
+        return [repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
+                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES, COMMAND_KEYS))]
+    return [where, st.st_size, st.st_mtime_ns, st.st_ino]
+
+
 INVALID: Final = "_invalid"  # load_fast: the first problem of an invalid config.toml
 
 
@@ -143,11 +170,14 @@ def load_fast(env: Mapping[str, str] | None = None) -> Config:
     path = paths.config_file(env)
     fd, st, why = private.open_config(env)
     if why:
+        from lazy_harness.config.schema import defaults
+
         values = defaults()
         values[INVALID] = why
         return values
-    stamp = [path, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, _SCHEMA_STAMP] if st else [
-        path, None, None, None, None, _SCHEMA_STAMP]
+    schema = _schema_stamp()
+    stamp = [path, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size, schema] if st else [
+        path, None, None, None, None, schema]
     try:
         cached = _cached(env, stamp)
         if cached is not None:
@@ -213,6 +243,7 @@ def _parse_descriptor(fd: int | None, path: str, env: Mapping[str, str] | None) 
     ConfigError) is the file's; a failure of this run (an import broken by a project's ``datetime.py``
     on a hostile PYTHONPATH, a read error) was kept under the file's stamp, and every later hook said
     "config.toml is invalid" and paused distillation until the file was edited."""
+    from lazy_harness.config.schema import defaults
     from lazy_harness.errors import ConfigError
 
     problem, keep = None, True
@@ -242,7 +273,8 @@ def _read_all(fd: int) -> bytes:
 
 # what callers read as config.X: the schema's names, the loaders, and (loaded at first use) validate's and edit's
 __all__ = [
-    "CAPS", "CONTEXT_HARD_CAP", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS", "RANGES", "RECALL_HARD_CAP",
-    "SCHEMA", "SECTION_HELP", "check", "check_loop_edit", "defaults", "enable_loop", "invalid", "load",
-    "load_checked", "load_fast", "names_a_folder", "parse_file", "render_example", "set_value", "toml_literal",
+    "CAPS", "CHOICES", "COMMAND_KEYS", "CONTEXT_HARD_CAP", "FLOORS", "INVALID", "MINIMUMS", "NUMBER_MAX", "PATH_KEYS",
+    "RANGES", "RECALL_HARD_CAP", "SCHEMA", "SECTION_HELP", "check", "check_loop_edit", "defaults", "enable_loop",
+    "invalid", "load", "load_checked", "load_fast", "names_a_folder", "parse_file", "render_example", "set_value",
+    "toml_literal",
 ]
