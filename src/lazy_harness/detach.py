@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from lazy_harness import logfile
+from lazy_harness import logfile, paths
 from lazy_harness.atomic import FILE_MODE, ensure_dir
 from lazy_harness.regular_file import append_regular
 
@@ -47,8 +47,9 @@ def child_env(env: Mapping[str, str]) -> dict:
     break it: ``PYTHONHOME`` (one of another Python stops the interpreter before any code of ours;
     the hooks, run isolated with ``-I``, ignore it too), and ``PYTHONPATH``'s relative and empty
     entries, which name the working folder, a session's project (its ``datetime.py`` would run in the
-    worker). Its absolute folders stay."""
-    out = {k: v for k, v in env.items() if k != "PYTHONHOME"}
+    worker). Its absolute folders stay. A relative ``CLAUDE_CONFIG_DIR`` or ``CODEX_HOME`` is handed on
+    as the folder it names here (``paths.handed_on``)."""
+    out = {k: v for k, v in paths.handed_on(env).items() if k != "PYTHONHOME"}
     if "PYTHONPATH" in out:
         kept = [p for p in out["PYTHONPATH"].split(os.pathsep) if os.path.isabs(p)]
         if kept:

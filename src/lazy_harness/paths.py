@@ -46,6 +46,17 @@ def codex_home(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(home(e), ".codex")
 
 
+def handed_on(env: Mapping[str, str]) -> dict[str, str]:
+    """A copy of ``env`` for a program started in another folder, with a relative ``CLAUDE_CONFIG_DIR``
+    or ``CODEX_HOME`` (``~/cfg`` too) made the folder lh resolved it to here: read in the child's own
+    folder (the worker's ``claude -p`` runs in ``neutral_dir``) it would name another folder."""
+    out = dict(env)
+    for name, resolve in (("CLAUDE_CONFIG_DIR", claude_dir), ("CODEX_HOME", codex_home)):
+        if out.get(name) and not os.path.isabs(out[name]):
+            out[name] = resolve(out)
+    return out
+
+
 def codex_hooks_file(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(codex_home(env), "hooks.json")
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import Any
 
-from lazy_harness import proc
+from lazy_harness import paths, proc
 from lazy_harness.errors import ModelError
 from lazy_harness.queue import WORKER_MARKER
 from lazy_harness.worker.answer_parse import parse_envelope, read_object
@@ -143,8 +143,10 @@ def call_env(env: Mapping[str, str] | None) -> dict[str, str]:
 
     # why: auto memory is what creates ``<claude dir>/projects/<key of the neutral folder>/memory``
     for every call (checked with 2.1.330; ``--no-session-persistence`` only drops the transcript).
+    why ``handed_on``: the call runs in the neutral folder, where a relative ``CLAUDE_CONFIG_DIR`` (or
+    ``CODEX_HOME``) names a folder without the person's login.
     """
-    out = dict(os.environ if env is None else env)
+    out = paths.handed_on(os.environ if env is None else env)
     out[WORKER_MARKER] = "1"
     out["CLAUDE_CODE_DISABLE_AUTO_MEMORY"] = "1"
     out[RETRIES_VAR] = "1"  # fail fast: one API retry at most (ADR 0013)
