@@ -2,7 +2,7 @@
 as ``sh -c`` reads it: our launcher, the older ``-m lazy_harness.hooks``, or the program ``lh-hook``,
 started after any ``NAME=value`` words or through ``env`` (``LH_CONFIG=/x/y.toml lh-hook Stop``). A
 command that only names ``lh-hook`` as an argument of another program (``echo``, ``bash -c``,
-``timeout``) is the person's.
+``timeout``) is the person's, and so is one that runs more than our hook (``lh-hook Stop; backup.sh``).
 
 One rule for the CLI (``settings.is_ours``) and the hooks' rare path (``hooks.settings_commands``):
 imports nothing, so a hook may load it.
@@ -15,6 +15,7 @@ SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable fo
 RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 _BREAK = " \t\n;&|<>()"  # what ends a word in sh
+GUARD_WORDS = ["||", "exit", "0"]  # settings.GUARD: what sh runs when our program cannot start
 _ENV_WITH_VALUE = ("-u", "-C", "--unset", "--chdir")  # env's options that take the next word
 
 
@@ -120,4 +121,21 @@ def ours(command: object) -> bool:
     word, start, end = program_at(command)
     if word is None and start >= 0:  # why: ``$HOME/.local/bin/lh-hook`` is ours wherever $HOME is
         word = command[start:end].replace('"', "").replace("'", "")
-    return word is not None and word.rsplit("/", 1)[-1] == SCRIPT
+    return word is not None and word.rsplit("/", 1)[-1] == SCRIPT and _alone(command, end)
+
+
+def _alone(command: str, i: int) -> bool:
+    """Whether what follows the program's word at ``i`` is only its own words, then nothing or our
+    ``|| exit 0``. why: anything else sh runs with it (a command after ``;``, ``&&``, ``|``, ``&`` or a
+    line break, a redirection) is the person's, which a rewrite by install or a removal by uninstall
+    would drop with ours (ADR 0070, amended)."""
+    while i < len(command):
+        if command[i] in " \t":
+            i += 1
+        elif command[i] in _BREAK:
+            return command[i:].split() in ([], GUARD_WORDS)
+        else:
+            i = sh_word(command, i)[1]
+            if i < 0:
+                return False
+    return True
