@@ -36,6 +36,17 @@ def claude_dir(env: Mapping[str, str] | None = None) -> str:
     return os.path.join(home(e), ".claude")
 
 
+def claude_dir_before(env: Mapping[str, str] | None = None) -> str | None:
+    """The folder lh before 0.2.0 took a ``CLAUDE_CONFIG_DIR`` starting with ``~/`` for (``$HOME/cfg`` for
+    ``~/cfg``), when it is not ``claude_dir``'s; else None. What that lh queued and installed is there."""
+    e = _env(env)
+    d = e.get("CLAUDE_CONFIG_DIR") or ""
+    if d != "~" and not d.startswith("~/"):
+        return None
+    before = os.path.abspath(os.path.join(home(e), d[2:]))
+    return None if before == claude_dir(e) else before
+
+
 def codex_home(env: Mapping[str, str] | None = None) -> str:
     """``$CODEX_HOME``, else ``~/.codex``: where Codex CLI keeps hooks.json, config.toml and its rollouts.
     A ``~`` in it is not expanded, as Codex does not (0.171.0: ``~/cx`` is ``<cwd>/~/cx``), as ``claude_dir``."""

@@ -17,7 +17,7 @@ import click
 from lazy_harness import config, paths
 from lazy_harness.cli.config import dangling
 from lazy_harness.cli.doctor_distiller import check_distiller
-from lazy_harness.cli.doctor_folders import check_private_folders, check_writable
+from lazy_harness.cli.doctor_folders import check_claude_dir_before, check_private_folders, check_writable
 from lazy_harness.cli.doctor_hooks import check_bundle, check_hooks
 from lazy_harness.cli.doctor_memory import (check_index, check_learning_files, check_memory,
                                             check_memory_lines, check_resident, check_sync)
@@ -114,6 +114,7 @@ def doctor(ctx: click.Context) -> None:
     check_ledger_lines(r)
     check_index(r)
     check_private_folders(r)
+    check_claude_dir_before(r)
     check_resident(r, values)
     check_queue(r, time.time())
     check_sync(r, values)

@@ -86,3 +86,28 @@ def _claude_folder_problem(claude: str) -> str | None:
         claude = os.path.realpath(claude)
     said = private.problem(claude)
     return None if said is None or private.group_of_one(claude, said) else said
+
+
+def check_claude_dir_before(r: Report) -> None:
+    """What an older lh left in the folder it took ``CLAUDE_CONFIG_DIR='~/cfg'`` for (``$HOME/cfg``), now
+    that lh reads ``<cwd>/~/cfg`` as Claude Code does: sessions queued there and not distilled, a
+    settings.json holding our hooks (``paths.claude_dir_before``). Nothing when it holds neither."""
+    from lazy_harness import settings, settings_read
+    from lazy_harness.cli.hooks_worker import pending_tasks
+    from lazy_harness.errors import SettingsError
+
+    before = paths.claude_dir_before()
+    if before is None or not os.path.isdir(before):
+        return
+    waiting = len(pending_tasks({**os.environ, "CLAUDE_CONFIG_DIR": before}))
+    try:
+        data, _ = settings_read.read(os.path.join(before, "settings.json"))
+    except SettingsError:
+        data = None
+    left = ([f"{waiting} session{'' if waiting == 1 else 's'} queued and not distilled"] if waiting else []) + (
+        ["a settings.json holding lazy-harness hooks"] if isinstance(data, dict) and settings.find_ours(data) else [])
+    if left:
+        r.line("warn", "claude folder", f"CLAUDE_CONFIG_DIR is {paths.claude_dir()} for Claude Code and lh (its ~ "
+               f"is not expanded); lh before 0.2.0 used {before}, which holds {' and '.join(left)}",
+               f'export CLAUDE_CONFIG_DIR="{before}" (absolute: Claude Code and lh both use it then, and '
+               "the queued sessions are distilled)")
