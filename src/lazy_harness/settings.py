@@ -152,6 +152,13 @@ def command_prefix(command: str) -> str:
     return hook_command.prefix(command)
 
 
+def prefixed_command(data: dict, event: str) -> str | None:
+    """The first command of ours for ``event`` in ``data`` that sets something before its program, or None.
+    why: an install before ADR 0070 added its own entry beside the person's ``LH_CONFIG=... lh-hook``;
+    install keeps one entry per event, and the prefix is the person's whichever entry holds it."""
+    return next((o.command for o in find_ours(data) if o.event == event and command_prefix(o.command)), None)
+
+
 def program(command: str) -> str | None:
     """The program sh starts for ``command``, after any ``NAME=value`` and ``env``; None when only a shell
     could say."""
@@ -247,7 +254,7 @@ def _wanted(data: dict, events: Mapping[str, float], python: str | None, portabl
     """Our entry for each of ``events``: the first entry of ours for it in ``data`` (the one whose
     timeout ``kept_timeouts`` reads), with what we own set: ``type``, ``command`` and ``timeout``
     (``events`` holds the person's timeout where it is kept), the command after what the person set
-    before its program (``command_prefix``). Every other key the person added
+    before its program in any entry of ours for the event (``prefixed_command``). Every other key the person added
     (``statusMessage``, one we do not know) stays, in its place (docs/adr/0058, amendments)."""
     first: dict[str, dict] = {}
     for event, _, _, group in _groups(data):
@@ -257,7 +264,8 @@ def _wanted(data: dict, events: Mapping[str, float], python: str | None, portabl
     wanted = {}
     for event, timeout in events.items():
         entry = copy.deepcopy(first.get(event, {}))
-        command = command_prefix(entry.get("command", "")) + command_for(event, python, portable, agent=agent)
+        had = prefixed_command(data, event) or entry.get("command", "")
+        command = command_prefix(had) + command_for(event, python, portable, agent=agent)
         entry.update({"type": "command", "command": command, "timeout": timeout})
         wanted[event] = entry
     return wanted

@@ -199,13 +199,14 @@ def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
                    else f"{json.dumps(timeout, ensure_ascii=False)} is not a positive number")
             lines.append(f"replaced the timeout of {event} in {target} ({had}): ours, {events[event]} s, "
                          "is written")
-        command = settings.command_prefix(found.command) + settings.command_for(event, portable=portable, agent=agent)
-        if found.command + settings.GUARD == command:
+        had = settings.prefixed_command(data or {}, event) or found.command  # why: the prefix kept (_wanted)
+        command = settings.command_prefix(had) + settings.command_for(event, portable=portable, agent=agent)
+        if had + settings.GUARD == command:
             upgraded.append(event)  # why one line: this install's own command of before the guard, not a hand edit
-        elif found.command != command:
+        elif had != command:
             # why as JSON: as the file holds it, and on one line (ours spans three)
             lines.append(f"rewrote the command of {event} in {target} to run this install; it was: "
-                         f"{json.dumps(found.command, ensure_ascii=False)}")
+                         f"{json.dumps(had, ensure_ascii=False)}")
     if upgraded:
         lines.append(f"updated the command of {', '.join(upgraded)} in {target} to this version's form: it ends "
                      f"with{settings.GUARD}, so a hook whose program is gone exits 0 and says nothing")
