@@ -16,7 +16,8 @@ RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the ho
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 _BREAK = " \t\n;&|<>()"  # what ends a word in sh
 GUARD_WORDS = ["||", "exit", "0"]  # settings.GUARD: what sh runs when our program cannot start
-_ENV_WITH_VALUE = ("-u", "-C", "--unset", "--chdir")  # env's options that take the next word
+_ENV_WITH_VALUE = ("--unset", "--chdir")  # env's long options that take the next word
+_ENV_SHORT_WITH_VALUE = "uCP"  # and its short ones (-P altpath: the BSD and macOS env)
 
 
 def sh_word(command: str, i: int) -> tuple[str | None, int]:
@@ -73,7 +74,7 @@ def program_at(command: str) -> tuple[str | None, int, int]:
     """The program sh starts for ``command`` (its first word after any ``NAME=value``, and after ``env``
     with its options and ``NAME=value`` words), where that word starts and where it ends; None for the
     program when only a shell could say what it is, and -1 for both places when not even where it is."""
-    i, through_env, takes_value = 0, False, False
+    i, through_env, takes_value, options_done = 0, False, False, False
     while True:
         while i < len(command) and command[i] in " \t":
             i += 1
@@ -84,15 +85,32 @@ def program_at(command: str) -> tuple[str | None, int, int]:
         if takes_value or _assignment(command, start, i):
             takes_value = False
             continue
-        if through_env and word is not None and word.startswith("-") and word != "-":
-            if word.startswith(("-S", "--split-string")):
+        if through_env and not options_done and word is not None and word.startswith("-"):
+            kind = _env_option(word)
+            if kind == "split":
                 return None, -1, -1  # why: env splits that string into a command of its own
-            takes_value = word in _ENV_WITH_VALUE
+            takes_value, options_done = kind == "value", kind == "end"
             continue
         if not through_env and word is not None and word.rsplit("/", 1)[-1] == "env":
             through_env = True
             continue
         return word, start, i
+
+
+def _env_option(word: str) -> str:
+    """What env makes of ``word``, one of its options: "value" (the next word is the option's), "split"
+    (``-S``), "end" (``--``) or "option"; short ones run together as getopt reads them (``-iu NAME``,
+    ``-uNAME``), and a mere ``-`` is ``-i``."""
+    if word == "--":
+        return "end"
+    if word.startswith("--"):
+        return "split" if word.startswith("--split-string") else "value" if word in _ENV_WITH_VALUE else "option"
+    for k, letter in enumerate(word[1:], 1):
+        if letter == "S":
+            return "split"
+        if letter in _ENV_SHORT_WITH_VALUE:
+            return "value" if k == len(word) - 1 else "option"
+    return "option"
 
 
 def program(command: str) -> str | None:
