@@ -194,6 +194,15 @@ def find_ours(data: dict) -> list[Ours]:
             for event, _, _, group in _groups(data) for entry in group["hooks"] if is_ours(entry)]
 
 
+def named_not_ours(data: dict) -> list[tuple[str, str]]:
+    """(event, command) of the person's commands that name ``lh-hook`` without being ours (ADR 0070:
+    ``lh-hook Stop; backup.sh``, ``timeout 5 lh-hook Stop``): kept, and said, since one that runs it
+    runs the event a second time beside ours."""
+    return [(event, entry["command"]) for event, _, _, group in _groups(data) for entry in group["hooks"]
+            if isinstance(entry, dict) and isinstance(entry.get("command"), str) and not is_ours(entry)
+            and SCRIPT in re.split(r"[\s;&|<>()'\"/]+", entry["command"])]
+
+
 def null_matchers(data: dict) -> list[str]:
     """Groups whose ``matcher`` is null: left alone, but Claude Code may discard such a file."""
     return [f"hooks.{event}[{i}]" for event, _, i, group in _groups(data)
@@ -314,6 +323,9 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
         raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
     warnings = [f"{path}: {where}: \"matcher\" is null: Claude Code ignores this whole file, so none of its hooks "
                 "run, ours neither (left as is; use \"\" to match everything)" for where in null_matchers(new)]
+    warnings += [f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {SCRIPT}; kept as "
+                 f"yours, beside ours: if it runs {SCRIPT}, the event runs twice (leave {SCRIPT} out of it)"
+                 for event, command in named_not_ours(new) if event in events]
     change = Change(path, "unchanged", list(events), None, warnings)
     if data is not None and new == data:
         return change

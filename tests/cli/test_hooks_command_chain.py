@@ -42,3 +42,11 @@ def test_install_and_uninstall_keep_a_chained_command_byte_for_byte(isolated_hom
     assert invoke("hooks", "uninstall").code == 0
     assert stop_commands(target) == CHAINED
     assert json.loads(target.read_text())["hooks"]["Stop"][0]["hooks"][0]["command"] == CHAINED[0]
+
+
+def test_install_says_which_command_of_the_persons_also_names_lh_hook(isolated_home):
+    target = write(isolated_home, ["lh-hook Stop; ~/bin/backup.sh", "notify-send done"])
+    said = invoke("hooks", "install", "--write-settings").out
+    assert (f"warning: {target}: Stop: your command \"lh-hook Stop; ~/bin/backup.sh\" names lh-hook; kept as "
+            "yours, beside ours: if it runs lh-hook, the event runs twice (leave lh-hook out of it)") in said, said
+    assert said.count("names lh-hook") == 1
