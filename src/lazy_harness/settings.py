@@ -263,8 +263,8 @@ def _wanted(data: dict, events: Mapping[str, float], python: str | None, portabl
     """Our entry for each of ``events``: the first entry of ours for it in ``data`` (the one whose
     timeout ``kept_timeouts`` reads), with what we own set: ``type``, ``command`` and ``timeout``
     (``events`` holds the person's timeout where it is kept), the command after what the person set
-    before its program in any entry of ours for the event (``prefixed_command``). Every other key the person added
-    (``statusMessage``, one we do not know) stays, in its place (docs/adr/0058, amendments)."""
+    before its program in any entry of ours for the event (``prefixed_command``). Every other key the
+    person added (``statusMessage``, one we do not know) stays, in its place (docs/adr/0058, amendments)."""
     first: dict[str, dict] = {}
     for event, _, _, group in _groups(data):
         for entry in group["hooks"]:

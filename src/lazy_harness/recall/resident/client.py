@@ -213,7 +213,8 @@ def folder_problem(env: Env | None = None) -> str | None:
 def question_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
     """What of ``env`` the answer needs: :data:`QUESTION_ENV` and the variables ``[memory] path`` and
     ``[knowledge] path`` name; never the rest (API keys, tokens)."""
-    keep = {k: v for k, v in paths.handed_on(env).items() if k in QUESTION_ENV}  # why: the answerer's folder is another
+    # why handed_on: the answerer reads a relative CLAUDE_CONFIG_DIR in its own folder, not the hook's
+    keep = {k: v for k, v in paths.handed_on(env).items() if k in QUESTION_ENV}
     if cfg is None:
         from lazy_harness import config
 
