@@ -159,6 +159,12 @@ def prefixed_command(data: dict, event: str) -> str | None:
     return next((o.command for o in find_ours(data) if o.event == event and command_prefix(o.command)), None)
 
 
+def python_variables(command: str) -> list[str]:
+    """The ``PYTHON*`` variables ``command`` sets before its program: install keeps them, but an
+    interpreter run with ``-I`` (``FLAGS``) reads none of them (``lh-hook``'s own does)."""
+    return [w.split("=", 1)[0] for w in split_command(command_prefix(command)) if w.startswith("PYTHON") and "=" in w]
+
+
 def program(command: str) -> str | None:
     """The program sh starts for ``command``, after any ``NAME=value`` and ``env``; None when only a shell
     could say."""

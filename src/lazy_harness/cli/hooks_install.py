@@ -207,6 +207,9 @@ def kept_timeouts(target: str, events: dict[str, int], portable: bool = False,
             # why as JSON: as the file holds it, and on one line (ours spans three)
             lines.append(f"rewrote the command of {event} in {target} to run this install; it was: "
                          f"{json.dumps(had, ensure_ascii=False)}")
+        if unread := [] if portable else settings.python_variables(had):
+            lines.append(f"kept {', '.join(unread)} before the command of {event} in {target}, but its interpreter "
+                         "runs isolated (-I) and reads no PYTHON* variable")
     if upgraded:
         lines.append(f"updated the command of {', '.join(upgraded)} in {target} to this version's form: it ends "
                      f"with{settings.GUARD}, so a hook whose program is gone exits 0 and says nothing")
