@@ -107,22 +107,28 @@ def names_a_folder(problem: str, path: str) -> bool:
 
 
 def _schema_stamp() -> list:
-    """What the snapshot's values were compiled under: schema.py's path, size, mtime and inode.
+    """What the snapshot's values were compiled under: the package's version, and schema.py's path,
+    device, inode, size, mtime and change time.
 
     why: a snapshot compiled by another version may lack keys, or hold values its defaults, caps, floors,
     minimums, ranges, choices or command rules gave, all of them schema.py's: an upgrade, an edit or
     another install's schema is another file (the reasoning of ``trust.rules_signature``), found with
-    one ``stat`` where the schema's contents took importing it and 45 us to write them out. Where the
-    file cannot be stat'ed (a zip import), those contents, as before."""
+    one ``stat`` where the schema's contents took importing it and 45 us to write them out. why the
+    change time: an installer that keeps the wheel's mtimes and writes over the old file, or is given
+    its freed inode again, leaves size, mtime and inode as they were when the size is; no writer sets
+    the change time. why the version: the compile's rules beside schema.py (validate.py) change with a
+    release. Where the file cannot be stat'ed (a zip import), the schema's contents, as before."""
+    from lazy_harness import __version__
+
     where = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.py")
     try:
         st = os.stat(where)
     except OSError:
         from lazy_harness.config.schema import CAPS, CHOICES, COMMAND_KEYS, FLOORS, MINIMUMS, RANGES, SCHEMA
 
-        return [repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
-                      CAPS, FLOORS, MINIMUMS, RANGES, CHOICES, COMMAND_KEYS))]
-    return [where, st.st_size, st.st_mtime_ns, st.st_ino]
+        return [__version__, repr(([(s, k, spec[0], spec[1]) for s, keys in SCHEMA.items() for k, spec in keys.items()],
+                                   CAPS, FLOORS, MINIMUMS, RANGES, CHOICES, COMMAND_KEYS))]
+    return [__version__, where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
 INVALID: Final = "_invalid"  # load_fast: the first problem of an invalid config.toml
