@@ -201,3 +201,27 @@ def test_the_verdicts_are_written_without_waiting_for_the_disk(project, monkeypa
     assert again == text
     with open(kept_file(project), encoding="utf-8") as fh:
         assert len(json.load(fh)["verdicts"]) == 3
+
+
+def test_a_rule_file_written_over_with_its_size_and_mtime_is_another_signature(tmp_path):
+    """An install that writes trust_words.py over the old file (``cp -p``, an installer that keeps the
+    wheel's mtimes, the same version) with as many bytes keeps size, mtime and inode: the change time,
+    which no writer sets back, tells the kept stamp is not the rules' any more."""
+    import shutil
+
+    here = os.path.dirname(trust.__file__)
+    copy = tmp_path / "lazy_harness" / "memory"
+    copy.mkdir(parents=True)
+    for name in trust.STAMPED:
+        shutil.copy2(os.path.join(here, name), copy / name)
+    shutil.copytree(os.path.join(os.path.dirname(here), "redact"), tmp_path / "lazy_harness" / "redact")
+    first = trust.rules_signature(str(copy))
+    words = copy / "trust_words.py"
+    before = os.stat(words)
+    text = words.read_bytes()
+    with open(words, "r+b") as fh:  # the same inode and size: one rule's letters changed
+        fh.write(text.replace(b"a", b"e", 1))
+    os.utime(words, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = os.stat(words)
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (before.st_ino, before.st_size, before.st_mtime_ns)
+    assert trust.rules_signature(str(copy)) != first

@@ -182,17 +182,19 @@ STAMPED = ("trust.py", "trust_rules.py", "trust_intent.py", "trust_words.py")  #
 
 
 def rules_signature(here: str | None = None) -> str:
-    """What :func:`rules_stamp` is worked out from, by ``stat``: each of its files' size, mtime and inode,
-    and the redactor's part as it is; '' when one cannot be read. The kept verdicts carry it beside the
-    stamp (``verdicts.Kept``), so a start whose files are the ones the stamp was worked out from takes
-    the kept stamp as it is. why: reading and digesting 109 KB cost about 0.5 ms of every SessionStart
-    against 0.15 ms for these ``stat`` calls; another install sharing the HOME has other files, so
-    its signature differs and it works the stamp out as before. ``here``: the folder of the files."""
+    """What :func:`rules_stamp` is worked out from, by ``stat``: each of its files' size, mtime, inode and
+    change time, and the redactor's part as it is; '' when one cannot be read. The kept verdicts carry
+    it beside the stamp (``verdicts.Kept``), so a start whose files are the ones the stamp was worked
+    out from takes the kept stamp as it is. why: reading and digesting 109 KB cost about 0.5 ms of
+    every SessionStart against 0.15 ms for these ``stat`` calls; another install sharing the HOME has
+    other files, so its signature differs and it works the stamp out as before. why the change time: a
+    file written over with as many bytes and its mtime set back (``cp -p``) keeps the other three, and
+    no writer sets it. ``here``: the folder of the files."""
     import os
 
     here = here or os.path.dirname(__file__)
     try:
-        parts = [f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}" for st in (
+        parts = [f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}:{st.st_ctime_ns}" for st in (
             os.stat(os.path.join(here, f)) for f in STAMPED)]
         parts.append(_redactor(os.path.join(os.path.dirname(here), "redact")).decode())
     except (OSError, UnicodeDecodeError):

@@ -64,7 +64,7 @@ class Kept:
             return
         kept, signature = data.get("rules"), trust.rules_signature()
         # why: the stamp the file was written under stands while the files it was worked out from have
-        # the size, mtime and inode they had then (trust.rules_signature); otherwise it is worked out
+        # the size, mtime, inode and change time they had then (trust.rules_signature); else it is worked out
         rules = kept if signature and data.get("sources") == signature and isinstance(kept, str) \
             else trust.rules_stamp()
         if rules and kept == rules:
