@@ -474,8 +474,11 @@ def newest_of(versions: list[dict], claimants: set[str], undone: set[str]) -> tu
     ids), as two machines that rewrote it before a sync round met leave them: (the newest, the files of
     the others, to be deprecated by it). Only active files as a session wrote them count: one edited by
     hand or approved by the person (its ``deprecated_reason`` kept as signed) is the person's word, and so
-    is one ``undone`` brought back; then nothing is settled: (None, [])."""
+    is one ``undone`` brought back; then nothing is settled: (None, []). A file without a digest (written
+    before the field, or one edited into no digest: :func:`_digest_of`) is taken as written, as
+    :func:`restates` takes it. why: compared with "", each such file read as edited by hand, and both
+    texts of its title stayed shown after every round."""
     live = [v for v in versions if v["id"] in claimants and v["status"] == "active"]
-    if any(v["path"] in undone or v["reason"] or v["now"] != v["wrote"] for v in live) or len(live) < 2:
+    if any(v["path"] in undone or v["reason"] or v["now"] != (v["wrote"] or v["now"]) for v in live) or len(live) < 2:
         return None, []
     return live[0], [v["path"] for v in live[1:]]  # why live[0]: of_title lists the newest first
