@@ -26,20 +26,23 @@ def other_of_own_title(own_titles: dict[str, str], title: object, path: str) -> 
     return own_titles.get(title_of(title, path), "") if own_titles else ""
 
 
-def titles_among(rows: Iterable[tuple[str, str, str]], wanted: Iterable[tuple[object, str]]) -> dict[str, str]:
-    """``{title: id}`` (:func:`title_of`) of this project's learnings ``rows`` (id, title, file) whose title
-    is one of ``wanted`` (title, file): the first row of each. why the first word first: working out the
+def titles_among(rows: Iterable[tuple[str, ...]], wanted: Iterable[tuple[object, str]],
+                 counts: Callable[[tuple[str, ...]], bool] | None = None) -> dict[str, str]:
+    """``{title: id}`` (:func:`title_of`) of this project's learnings ``rows`` (id, title, file, ...) whose
+    title is one of ``wanted`` (title, file): the first row of each that ``counts`` (asked of those rows
+    alone: a held one is shown only when approved). why the first word first: working out the
     words of every title of a project's learnings cost a millisecond a prompt at 300 of them; a title of
     ASCII that lacks the first word of every title wanted cannot be one of them."""
     titles = {title_of(t, p) for t, p in wanted}
     firsts = {t.split(" ", 1)[0] for t in titles}
     out: dict[str, str] = {}
-    for lid, title, path in rows:
+    for row in rows:
+        lid, title, path = row[0], row[1], row[2]
         raw = str(title or path)
         if raw.isascii() and not any(w in raw.casefold() for w in firsts):
             continue
-        if (mine := title_of(title, path)) in titles:
-            out.setdefault(mine, lid)
+        if (mine := title_of(title, path)) in titles and mine not in out and (counts is None or counts(row)):
+            out[mine] = lid
     return out
 
 

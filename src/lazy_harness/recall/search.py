@@ -95,7 +95,7 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
         if not all_projects:
             unassigned(ranked, mdir, ldir, project_identity.project_name(cwd))
         ranked = [c for c in ranked if all_projects or not c["elsewhere"]]
-        titles_here(conn, ranked, project_identity.project_name(cwd), keys, adopted)
+        titles_here(conn, ranked, project_identity.project_name(cwd), keys, adopted, mdir)
         return ranked
 
     # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
@@ -116,11 +116,12 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
 
 
 def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys: frozenset[str],
-                adopted: frozenset[str]) -> None:
+                adopted: frozenset[str], mdir: str) -> None:
     """Each learning hit gets ``this_project`` (written here, ``state.written_in``, or adopted), and one of
     another project whose title one of this project's learnings has (memory/own_title.py) ``title_here``,
     that learning's id: both are listed, labelled, where the session start and prompt recall give this
-    project's alone (ADR 0071). The index's rows of this project's learnings are read only for such a hit."""
+    project's alone (ADR 0071). The index's rows of this project's learnings are read only for such a hit;
+    a held one of them counts once approved (``admit.shown_here``)."""
     from lazy_harness.memory import own_title, state
 
     learnings = [c for c in ranked if c["kind"] == "learning"]
@@ -131,8 +132,11 @@ def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys
         return
     from lazy_harness.recall.index import lookup
 
+    from lazy_harness.recall.prompt import admit
+
     kept = own_title.titles_among(lookup.own_learnings(conn, project, keys, adopted),
-                                  [(c["title"], c["file"]) for c in others])
+                                  [(c["title"], c["file"]) for c in others],
+                                  lambda row: admit.shown_here(row, mdir, None))
     for c in others:
         if lid := own_title.other_of_own_title(kept, c["title"], c["file"]):
             c["title_here"] = lid

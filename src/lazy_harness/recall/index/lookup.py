@@ -322,15 +322,17 @@ def scope_sql(mdirs: list[str] | None, project: str | None, keys: Iterable[str] 
 
 
 def own_learnings(conn: Connection, project: str, keys: Iterable[str],
-                  adopted: Iterable[str]) -> list[tuple[str, str, str]]:
-    """(id, title, file) of the learnings of this project the index shows, not held: written here (its
-    ``keys``; one without a key, by its ``project`` name; or ``adopted``), as ``state.written_in`` tells.
+                  adopted: Iterable[str]) -> list[tuple[str, str, str, str]]:
+    """(id, title, file, hold) of the learnings of this project the index shows: written here (its
+    ``keys``; one without a key, by its ``project`` name; or ``adopted``), as ``state.written_in`` tells;
+    ``hold``, the hold check's verdict on its text ("" none). why held ones too: one the person approved
+    is shown, and the index keeps the verdict (``admit.shown_here`` reads the approval of those alone).
     why: prompt recall leaves out another project's learning of one of their titles (memory/own_title.py).
     why three selects on ``entry_key`` (the learnings' rows have mdir ''): a scan of the learnings' rows
     read each one's body too, 2 to 3 ms at 3,000 learnings; these read this project's rows alone."""
     earlier, taken = sorted(keys), sorted(adopted)
-    shown = f"e.kind='learning' AND COALESCE(e.hold, '')=''{VISIBLE}"
-    head = "SELECT e.id, e.title, e.file FROM entry e WHERE e.mdir='' AND "
+    shown = f"e.kind='learning'{VISIBLE}"
+    head = "SELECT e.id, e.title, e.file, e.hold FROM entry e WHERE e.mdir='' AND "
     parts, args = [f"{head}e.okey='' AND e.origin=? AND {shown}"], [project]
     if earlier:
         parts.append(f"{head}e.okey IN ({','.join('?' * len(earlier))}) AND {shown}")
@@ -338,7 +340,7 @@ def own_learnings(conn: Connection, project: str, keys: Iterable[str],
     if taken:
         parts.append(f"{head}e.id IN ({','.join('?' * len(taken))}) AND {shown}")
         args += taken
-    return [(r[0] or "", r[1] or "", r[2] or "") for r in conn.execute(" UNION ALL ".join(parts), args)]
+    return [(r[0] or "", r[1] or "", r[2] or "", r[3] or "") for r in conn.execute(" UNION ALL ".join(parts), args)]
 
 
 def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:

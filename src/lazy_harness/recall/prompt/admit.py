@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from lazy_harness.memory.shapes import Env, Record
 
-    Rows = list[tuple[str, str, str]]  # this project's learnings in the index: (id, title, file)
+    Rows = list[tuple[str, str, str, str]]  # this project's learnings in the index: (id, title, file, hold)
 
 
 def attach(conn: sqlite3.Connection, ranked: list[dict]) -> None:
@@ -91,12 +91,13 @@ def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str
 
 
 def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, keys: frozenset[str],
-                    adopted: frozenset[str], kept: Rows | None) -> Rows | None:
+                    adopted: frozenset[str], kept: Rows | None, mdir: str, env: Env | None) -> Rows | None:
     """Another project's learning that passes, of a title one of this project's learnings has (matched by
     its words), no longer passes: it gets ``own_title``, that learning's id. The SessionStart digest's
     rule (memory/own_title.py, ADR 0071): this project's text of a subject is its word here, whether or
     not the prompt matched it. ``kept``: this project's learnings (id, title, file), read from the index
-    once (None: not yet); returned for the next call. Nothing is read unless another project's passes."""
+    once (None: not yet); returned for the next call. Nothing is read unless another project's passes; a
+    held one of this project's counts when the person approved it (:func:`shown_here`)."""
     from lazy_harness.memory import own_title, provenance
 
     def here(c: dict) -> bool:  # ``state.written_in``, adopted ids too; why not it: ``state`` costs the hook
@@ -109,8 +110,17 @@ def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, 
         from lazy_harness.recall.index import lookup
 
         kept = lookup.own_learnings(conn, project, keys, adopted)
-    titles = own_title.titles_among(kept, [(c["title"], c["file"]) for c in others])
+    titles = own_title.titles_among(kept, [(c["title"], c["file"]) for c in others],
+                                    lambda row: shown_here(row, mdir, env))
     for c in others:
         if lid := own_title.other_of_own_title(titles, c["title"], c["file"]):
             c["passes"], c["own_title"] = False, lid
     return kept
+
+
+def shown_here(row: tuple[str, ...], mdir: str, env: Env | None) -> bool:
+    """Whether this project's learning (a row of ``lookup.own_learnings``: id, title, file, hold) reaches its
+    sessions: the hold check passes it, or the person approved it (:func:`hold_back`'s rule; its file is
+    read only then). why: one approved after its hold is shown, and the index keeps the hold's verdict; it
+    did not count as this project's title, and the other project's text was given beside it."""
+    return not row[3] or _approved({"hold": row[3], "kind": "learning", "file": row[2]}, mdir, env, [])

@@ -175,12 +175,12 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
             if session:  # why: this session's own entries (or a fork's parents') are no note from an earlier one
                 info["own_session"] = sum(c["sess"] in session for c in ranked)
                 ranked = [c for c in ranked if c["sess"] not in session]
-            titles: list[list[tuple[str, str, str]] | None] = [None]  # this project's learnings, read once if needed
+            titles: list[list[tuple[str, str, str, str]] | None] = [None]  # this project's learnings, read once
 
             def withheld(rows: list[dict[str, Any]]) -> None:
                 waiting(rows, keys, project, cross, env)
                 admit.hold_back(rows, mdir, env)
-                titles[0] = admit.own_title_first(rows, conn, project, keys, adopted, titles[0])
+                titles[0] = admit.own_title_first(rows, conn, project, keys, adopted, titles[0], mdir, env)
 
             # why these first: a note trails only a match the prompt can be given (rank.TRAIL, ADR 0061)
             ranked, info["semantic"] = _semantic(conn, ranked, prompt, settings, env, project, withheld)
