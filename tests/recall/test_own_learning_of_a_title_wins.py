@@ -3,6 +3,7 @@
 project's is left out there (ADR 0063). A title only this other project has is shown as before."""
 
 import json
+import os
 
 from tests.cli.lhrun import invoke
 from tests.hooks.hookrun import enable_loop, run_hook
@@ -152,3 +153,52 @@ def test_an_own_learning_approved_after_its_hold_is_the_word_here(tmp_path, isol
     assert "re-run by hand" not in said.split("==== why")[0] and f"this project's {lid}" in said
     hits = {h["project"]: h for h in _hits(here)}
     assert hits["billing"].get("title_here") == lid
+
+
+def _older_than_the_candidates(tmp_path, isolated_home) -> tuple[str, str]:
+    """This project's learning of the title written long ago, 200 newer learnings of a third project since:
+    the session start's 200 candidate files hold the other project's text of the title and not this one's."""
+    from lazy_harness import paths
+
+    here, _ = _two(tmp_path, isolated_home)
+    ldir = paths.learnings_dir()
+    [own] = [p for p in _learning_files(ldir) if "retries three times" in open(p, encoding="utf-8").read()]
+    old = os.path.join(ldir, "2024-01", "2024-01-05-" + os.path.basename(own)[11:])
+    os.makedirs(os.path.dirname(old))
+    os.rename(own, old)
+    for n in range(200):
+        ms.write_learning(ldir, f"Kiln firing schedule number {n}", "pottery", NOW_2025 + n * 3600.0,
+                          scope="general")
+    write_as_session(here, {"decisions": [{"summary": "Run the nightly wombat export from the scheduler",
+                                           "rationale": "Cron on one host missed nights."}]}, session="sess-d")
+    return here, old
+
+
+def _learning_files(ldir: str) -> list[str]:
+    return [os.path.join(d, f) for d, _, fs in os.walk(ldir) for f in fs if f.endswith(".md")]
+
+
+NOW_2025 = 1_750_000_000.0  # June 2025: after the own learning's month, before the other project's text
+
+
+def test_an_own_learning_older_than_the_start_candidates_still_leaves_the_others_out(tmp_path, isolated_home):
+    here, old = _older_than_the_candidates(tmp_path, isolated_home)
+    text = start(here, sid="h-3")
+    assert "nightly wombat export from the scheduler" in text and "re-run by hand" not in text
+    ms.index_now()
+    assert "re-run by hand" not in _prompt(here, "h-4")  # as prompt recall, which reads the index
+    again = start(here, sid="h-5")  # a start that finds what the first one looked up kept
+    assert "re-run by hand" not in again
+    os.remove(old)  # gone: the other project's text is this project's only one again
+    assert "re-run by hand" in start(here, sid="h-6")
+
+
+def test_a_start_among_fewer_files_than_the_candidates_looks_for_no_older_one(tmp_path, isolated_home):
+    from lazy_harness import paths
+
+    here, _ = _two(tmp_path, isolated_home)
+    kept = os.path.join(os.path.dirname(paths.learning_heads_file()), "learning-older-titles.json")
+    assert ONLY_THERE in start(here, sid="h-7") and not os.path.exists(kept)
+    big, _ = _older_than_the_candidates(tmp_path / "big", isolated_home)
+    start(big, sid="h-8")
+    assert os.path.exists(kept)

@@ -162,6 +162,7 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
     n, kdir, project = int(cfg["context"]["learnings"]), stats["knowledge_dir"], stats["project"]
     candidates = files.recent_learning_files(os.path.join(kdir, "learnings"), CANDIDATES) if n > 0 else []
     stats["learning_candidates"] = len(candidates)
+    stats["candidates_cut"] = len(candidates) >= CANDIDATES  # older files than these: learnings.older_own_wins
     shown = to_show(candidates, n, root, cfg, env, stats, screen, owned)
     items = []
     for head in _by_use(shown, learning_id, stats, "learnings"):

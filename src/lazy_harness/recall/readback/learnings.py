@@ -22,6 +22,7 @@ from lazy_harness.memory import frontmatter, held, ids, lines, own_title, proven
 from lazy_harness.memory.fence import date_of
 from lazy_harness.memory.files import iso_epoch
 from lazy_harness.memory.frontmatter import DAMAGED, is_active
+from lazy_harness.recall.readback import older_own
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -356,7 +357,11 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
     kept = own_title_wins((h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross, env)
                            if screen.keep("learning", learning_id(h), held.head_text(h), h)), project, key)
-    return [h for _, h in zip(range(n), kept, strict=False)]
+    older = older_own.Older(candidates, env) if candidates and stats.get("candidates_cut") else None
+    shown = [h for _, h in zip(range(n), older_own_wins(kept, older, project, key, screen), strict=False)]
+    if older is not None and (problem := older.save()):
+        stats["errors"].append(problem)
+    return shown
 
 
 def own_title_wins(ranked: Iterable[dict], project: str, key: Key) -> Iterator[dict]:
@@ -364,6 +369,36 @@ def own_title_wins(ranked: Iterable[dict], project: str, key: Key) -> Iterator[d
     title one of this project's has: the rule of memory/own_title.py, which prompt recall applies too."""
     return own_title.own_title_wins(ranked, lambda h: own(h, project, key),
                                     lambda h: own_title.title_of(h.get("title"), h["path"]))
+
+
+def older_own_wins(kept: Iterable[dict], older: older_own.Older | None, project: str, key: Key,
+                   screen: held.Screen) -> Iterator[dict]:
+    """``kept`` less another project's learning of a title one of this project's learnings older than the
+    candidates has (``older``: None when every file is a candidate), as prompt recall leaves it out."""
+    found: dict[str, bool] = {}
+    for h in kept:
+        if older is not None and not own(h, project, key):
+            title = older_own.title_key(h)
+            if title not in found:
+                found[title] = _older_own(older, h, title, project, key, screen)
+            if found[title]:
+                continue
+        yield h
+
+
+def _older_own(older: older_own.Older, other: dict, title: str, project: str, key: Key, screen: held.Screen) -> bool:
+    """Whether a learning of this project older than the candidates, shown here, has ``title``."""
+    for path in older.files(older_own.stem_of(older_own.raw_title(other))):
+        head = read_head(path)
+        if head is None or head.get(DAMAGED) or not is_active(head) or not own(head, project, key) \
+                or older_own.title_key(head) != title:
+            continue
+        n = len(screen.found)
+        shown = screen.keep("learning", learning_id(head), held.head_text(head), head)
+        del screen.found[n:]  # why: judged only to know whether it is shown; the start reads it nowhere else
+        if shown:
+            return True
+    return False
 
 
 def _readable(brief: list[dict], stats: dict) -> list[dict]:

@@ -1,0 +1,125 @@
+"""This project's learnings of a title older than the SessionStart candidates (the newest
+``digest.CANDIDATES`` learning files): another project's learning of that title is left out at the
+start, as prompt recall leaves it out (memory/own_title.py, ADR 0071).
+
+Why not every file at every start: the names of 16,800 learning files cost 15 ms to list and sift on
+this machine. A title's files are named after it (``<date>-<slug>[-n].md``), on a day not known, so
+the month folders older than the candidates' are listed once per title, and their names that start as
+the title's do are kept while the folder is unchanged (its ``stat``: a file created, removed or saved
+by renaming changes it):
+
+    <cache dir>/learning-older-titles.json
+        {"version": VERSION, "stems": {<stem>: {<month>: [mtime_ns, size, [<name>, ...]]}}}
+
+A start that shows another project's learning then costs a ``stat`` of each such month folder and the
+head of each file found (usually none). Hot path: only ``os`` and our hot-path modules at import time.
+"""
+
+from __future__ import annotations
+
+import os
+
+from lazy_harness import jsonload, paths
+from lazy_harness.memory import lines, own_title
+from lazy_harness.memory.files import is_learning_name, month_folders
+
+# why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
+
+VERSION = 1
+STEMS = 64  # titles' stems kept; the first ones asked go first
+FALLBACK = "learning"  # the names of titles with no ASCII word: ``learning-<hash of the title as spelt>``
+
+
+def stem_of(title: str) -> str:
+    """What the names of a title's files start with, dashes aside (``learnings._stem``, without loading
+    it): the first 10 letters and digits of its slug; for a title with no ASCII word, every fallback name."""
+    if not title.isascii():
+        import unicodedata  # why here: only a title outside ASCII pays for it
+
+        title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    return "".join(c for c in title.lower() if c.isalnum())[:10] or FALLBACK
+
+
+class Older:
+    """The files of titles among the months at or before ``boundary`` (the oldest candidate's month),
+    less the ``candidates``, found through the kept names (:meth:`files`); :meth:`save` keeps them."""
+
+    def __init__(self, candidates: list[str], env: Env | None) -> None:
+        """``candidates``: the start's, newest first (``files.recent_learning_files``), at least one."""
+        folder = os.path.dirname(candidates[-1])
+        self.ldir, self.seen, boundary = os.path.dirname(folder), set(candidates), os.path.basename(folder)
+        self.months = [m for m in month_folders(self.ldir) if m <= boundary]
+        self.cache_file = os.path.join(os.path.dirname(paths.learning_heads_file(env)), "learning-older-titles.json")
+        self.stems = self._load()
+        self.changed = False
+
+    def _load(self) -> dict:
+        try:  # why read_regular: a FIFO in the cache's place would hold the session start
+            data = jsonload.loads(lines.read_regular(self.cache_file))
+        except (OSError, ValueError):
+            return {}
+        ok = isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("stems"), dict)
+        return data["stems"] if ok else {}
+
+    def files(self, stem: str) -> list[str]:
+        """The paths, not among the candidates, whose name past its date starts with ``stem`` (dashes aside)."""
+        kept = self.stems.get(stem)
+        kept = kept if isinstance(kept, dict) else {}
+        now: dict[str, list] = {}
+        out: list[str] = []
+        for month in self.months:
+            folder = os.path.join(self.ldir, month)
+            try:
+                st = os.stat(folder)
+            except OSError:
+                continue
+            was = kept.get(month)
+            if isinstance(was, list) and len(was) == 3 and was[:2] == [st.st_mtime_ns, st.st_size] \
+                    and isinstance(was[2], list):
+                names = [n for n in was[2] if isinstance(n, str)]
+            else:
+                names = _names(folder, stem)
+                self.changed = True
+            now[month] = [st.st_mtime_ns, st.st_size, names]
+            out += [p for n in names if (p := os.path.join(folder, n)) not in self.seen]
+        if now != kept:
+            self.changed = True
+        self.stems.pop(stem, None)
+        self.stems[stem] = now  # why last: the titles asked lately stay when STEMS are kept
+        return out
+
+    def save(self) -> str | None:
+        """Keep the names found; only when changed. Returns why it could not be written, or None."""
+        if not self.changed:
+            return None
+        from lazy_harness.atomic import atomic_write
+
+        stems = dict(list(self.stems.items())[-STEMS:])
+        try:  # why not durable: a cache; lost, the next start lists the folders again
+            atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "stems": stems}), durable=False)
+        except OSError as exc:
+            return f"older learning names not kept: {exc}"
+        return None
+
+
+def _names(folder: str, stem: str) -> list[str]:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return sorted(n for n in names if is_learning_name(n) and n[11:].replace("-", "").startswith(stem))
+
+
+def title_key(h: dict) -> str:
+    """A head's title as the rule matches it (memory/own_title.py)."""
+    return own_title.title_of(h.get("title"), h["path"])
+
+
+def raw_title(h: dict) -> str:
+    """A head's title as written; a file without one, its name's (``ids.title_of_file``)."""
+    from lazy_harness.memory import ids
+
+    return str(h.get("title") or ids.title_of_file(h["path"]))
