@@ -110,7 +110,10 @@ def _names(folder: str, stem: str) -> list[str]:
         names = os.listdir(folder)
     except OSError:
         return []
-    return sorted(n for n in names if is_learning_name(n) and n[11:].replace("-", "").startswith(stem))
+    # why the first letter first: a slug starts with its stem's first letter; the rest cost 1 us a name
+    first = stem[0]
+    return sorted(n for n in names if n[11:12] == first and n[11:].replace("-", "").startswith(stem)
+                  and is_learning_name(n))
 
 
 def title_key(h: dict) -> str:
