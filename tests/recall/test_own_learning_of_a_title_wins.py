@@ -202,3 +202,21 @@ def test_a_start_among_fewer_files_than_the_candidates_looks_for_no_older_one(tm
     big, _ = _older_than_the_candidates(tmp_path / "big", isolated_home)
     start(big, sid="h-8")
     assert os.path.exists(kept)
+
+
+def test_a_start_of_the_session_that_wrote_the_own_text_leaves_the_others_out(tmp_path, isolated_home):
+    """After a compaction the session's own learning is not shown again (ADR 0034), but it is still this
+    project's text of the title: the other project's is not shown instead, as prompt recall leaves it out."""
+    from tests.hooks.hookrun import spawned_workers_gone
+
+    here, _ = _two(tmp_path, isolated_home)
+    write_as_session(here, {"decisions": [{"summary": "Run the nightly wombat export from the scheduler",
+                                           "rationale": "Cron on one host missed nights."}]}, session="sess-d")
+    r = run_hook("SessionStart", {"session_id": "sess-a", "cwd": here, "hook_event_name": "SessionStart",
+                                  "source": "compact"})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    spawned_workers_gone(timeout=120)
+    text = (json.loads(r.stdout)["hookSpecificOutput"]["additionalContext"]) if r.stdout else ""
+    assert ONLY_THERE in text and "re-run by hand" not in text
+    ms.index_now()
+    assert "re-run by hand" not in _prompt(here, "sess-a")

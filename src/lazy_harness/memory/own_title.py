@@ -47,10 +47,11 @@ def titles_among(rows: Iterable[tuple[str, ...]], wanted: Iterable[tuple[object,
 
 
 def own_title_wins(ranked: Iterable[dict], is_own: Callable[[dict], bool],
-                   key: Callable[[dict], str]) -> Iterator[dict]:
+                   key: Callable[[dict], str], known: Iterable[str] = ()) -> Iterator[dict]:
     """``ranked`` (this project's learnings first) less another project's learning whose title (``key``:
-    :func:`title_of`) one of this project's before it has."""
-    titles: set[str] = set()
+    :func:`title_of`) one of this project's before it has, or one of ``known`` (this project's titles not
+    ranked: the running session's own learnings, which are not shown to it again)."""
+    titles: set[str] = set(known)
     for h in ranked:
         title = key(h)
         if is_own(h):

@@ -338,6 +338,10 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     # copy written last hides an older active one instead of leaving it to be shown
     brief = once([h for h in readable if not provenance.from_session(h, stats["session"], "origin_session")],
                  lambda h: h["id"])
+    # why: not shown again to the session that wrote them, they are still this project's word on their titles
+    written = {older_own.title_key(f) for h in readable
+               if provenance.from_session(h, stats["session"], "origin_session") and own(h, project, key)
+               and is_active(h) and (f := heads.full(h)) is not None}
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
     # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
@@ -356,7 +360,7 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     stats["unrelated_learnings"] = len(whole) - len(related)
     # why: a held one leaves its place; zip stops at n before the hold check reads one more
     kept = own_title_wins((h for h in rank_learnings(related, project, stats["branch"], want, key, legacy, cross, env)
-                           if screen.keep("learning", learning_id(h), held.head_text(h), h)), project, key)
+                           if screen.keep("learning", learning_id(h), held.head_text(h), h)), project, key, written)
     older = older_own.Older(candidates, env) if candidates and stats.get("candidates_cut") else None
     shown = [h for _, h in zip(range(n), older_own_wins(kept, older, project, key, screen), strict=False)]
     if older is not None and (problem := older.save()):
@@ -364,11 +368,12 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     return shown
 
 
-def own_title_wins(ranked: Iterable[dict], project: str, key: Key) -> Iterator[dict]:
+def own_title_wins(ranked: Iterable[dict], project: str, key: Key, known: Iterable[str] = ()) -> Iterator[dict]:
     """``ranked`` (own learnings first: :func:`rank_learnings`) less another project's learning of a
-    title one of this project's has: the rule of memory/own_title.py, which prompt recall applies too."""
+    title one of this project's has (or one of ``known``): the rule of memory/own_title.py, which prompt
+    recall applies too."""
     return own_title.own_title_wins(ranked, lambda h: own(h, project, key),
-                                    lambda h: own_title.title_of(h.get("title"), h["path"]))
+                                    lambda h: own_title.title_of(h.get("title"), h["path"]), known)
 
 
 def older_own_wins(kept: Iterable[dict], older: older_own.Older | None, project: str, key: Key,
