@@ -244,9 +244,9 @@ def _hold_back_names(data: str, extra: tuple, env: Mapping[str, str] | None, now
     out (named in the round's ``not synced`` line, the unpushed commits rewritten without it); two
     names one disk takes for one refuse the push."""
     added = sent_names.added_names(data, env)
-    held = sent_names.leave_out_secret_names(data, added, extra, env, now) if added else {}
-    if held:
-        got["left_out"].update(held)
+    held, rewritten = sent_names.leave_out_secret_names(data, added, extra, env, now)
+    got["left_out"].update(held)
+    if rewritten:
         got["rewritten"] = True
         added = sent_names.added_names(data, env)
     sent_names.refuse_one_on_disk(data, added, env)

@@ -33,19 +33,40 @@ def added_names(data: str, env: Mapping[str, str] | None) -> list[str]:
     return [p for p in out.split("\0") if p]
 
 
+def unpushed_names(data: str, env: Mapping[str, str] | None) -> set[str]:
+    """The paths any commit a push would send adds (a merge: those new to all its parents), whether HEAD
+    still holds them or not: a file renamed or deleted since, or taken out of the index by a round that
+    died before its rewrite (none before a first commit)."""
+    if not _has_head(data, env):
+        return set()
+    since = ["--not", f"refs/remotes/origin/{BRANCH}"] if _remote_has_branch(data, env) else []
+    out = _git(data, "log", "-z", "--cc", "--name-only", "--no-renames", "--diff-filter=A", "--format=", "HEAD",
+               *since, env=env).stdout
+    return {p for p in out.split("\0") if p.strip()}
+
+
 def leave_out_secret_names(data: str, added: Iterable[str], extra: Iterable[str], env: Mapping[str, str] | None,
-                           now: float | None) -> dict[str, str]:
+                           now: float | None) -> tuple[dict[str, str], bool]:
     """Take each of ``added`` (:func:`added_names`) whose name holds a secret out of what the push sends:
     out of the index, and the unpushed commits rewritten into one without it; the file stays as it is.
-    Returns ``{name as the redactor shows it: why}`` for the round's ``not synced`` line."""
+    The unpushed commits are rewritten too when one of them holds such a name HEAD no longer holds
+    (:func:`unpushed_names`): a push sends every commit, and the remote's history keeps each name.
+    Returns ``{name as the redactor shows it: why}`` for the round's ``not synced`` line, and whether
+    the commits were rewritten."""
+    extra = tuple(extra)
     hidden = secret_names(added, extra)
     if not hidden:
-        return {}
+        gone = secret_names(unpushed_names(data, env), extra)
+        remote = f"refs/remotes/origin/{BRANCH}" if gone and _remote_has_branch(data, env) else ""
+        if gone and not set(gone) <= _paths(data, remote, env):
+            rewrite_unpushed(data, env, now)  # why: a name the remote holds already is not taken back
+            return {}, True
+        return {}, False
     lenv = {**(os.environ if env is None else env), "GIT_LITERAL_PATHSPECS": "1"}
     _run_input(data, ["rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"],
                "\0".join(hidden), lenv)
     rewrite_unpushed(data, env, now, tree=_git(data, "write-tree", env=env).stdout.strip())
-    return dict.fromkeys(hidden.values(), SECRET_NAME)
+    return dict.fromkeys(hidden.values(), SECRET_NAME), True
 
 
 def refuse_one_on_disk(data: str, added: list[str], env: Mapping[str, str] | None) -> None:
