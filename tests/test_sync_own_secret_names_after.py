@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from lazy_harness import sync
 from lazy_harness.sync import sent_names
 from tests.test_sync import KEY, Machine, _git
 
@@ -135,3 +136,19 @@ def test_renamed_before_a_first_push_its_old_name_never_goes_out(two):
     path.rename(path.with_name("2026-01-02-keys.md"))
     got = a.sync()
     assert got["pushed"] and got["rewritten"] and KEY_ID not in _history(a), _history(a)
+
+
+def test_a_file_outside_memory_named_with_a_secret_is_named_redacted(two):
+    """A person's notes in the data folder are left out as not memory; the line naming them is shown by
+    ``lh sync``, kept by ``lh sync --status`` and written to worker.log."""
+    a, _ = two
+    (a.data).mkdir(parents=True, exist_ok=True)
+    (a.data / f"notes-{KEY_ID}.txt").write_text("mine\n")
+    a.cfg["compound_loop"]["redact_patterns"] = [r"acme-[0-9]{6}"]
+    (a.data / "acme-123456.txt").write_text("mine\n")
+    a.add("decision", "Use a file queue")
+    said = a.sync()["not_synced"] or ""
+    assert "notes-[REDACTED:aws-access-key].txt" in said and "[REDACTED:custom].txt" in said, said
+    assert KEY_ID not in said and "acme-123456" not in said and "\n" not in said, said
+    status = sync.status(a.cfg, a.env)["not_synced"] or ""
+    assert KEY_ID not in status and "acme-123456" not in status, status

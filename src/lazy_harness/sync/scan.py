@@ -101,13 +101,25 @@ def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str 
             left[path] = why
             if xy[0] not in " ?":
                 unstage.append(path)
-    for path, shown in secret_names(new, extra).items():
+    _hide_secret_names(new, left, stage, unstage, extra)
+    _stage(data, env, stage, unstage)
+    return left
+
+
+def _hide_secret_names(new: dict[str, str], left: dict[str, str], stage: list[str], unstage: list[str],
+                       extra: Iterable[str]) -> None:
+    """Leave out each of ``new`` (``{path: index status}``) whose name holds a secret, and name each
+    path of ``left`` that holds one as the redactor shows it: the ``not synced`` line is printed by
+    ``lh sync``, kept by ``lh sync --status`` and written to worker.log (a person's notes in the data
+    folder named with a key)."""
+    for path, shown in secret_names([*new, *left], extra).items():
+        if path in left:
+            left[shown] = left.pop(path)
+            continue
         stage.remove(path)
         left[shown] = SECRET_NAME
         if new[path] == "A":
             unstage.append(path)
-    _stage(data, env, stage, unstage)
-    return left
 
 
 # why "kept here": a name is never rewritten by sync; the person renames the file, and it goes out
