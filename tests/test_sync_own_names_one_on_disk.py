@@ -6,6 +6,7 @@ do; the remote never gets the pair, and the other machines' rounds go on (docs/h
 disk takes for one"). Real git, machine homes, one bare remote on disk (``tests.test_sync.Machine``)."""
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,16 @@ def test_a_pull_alone_is_not_refused(two):
     _folder(a, "-home-me-Shop", "Shop's decision")
     _folder(a, "-home-me-shop", "shop's decision")
     a.sync(push=False)
+
+
+def test_two_folders_that_differ_in_normalisation_are_named_so_one_can_tell_them_apart(two):
+    """``café`` typed on two keyboards: one é, or e and a combining accent. Printed as they are, the two
+    names in the refusal read the same, and the person cannot tell which one to rename."""
+    a, _ = two
+    composed, decomposed = (unicodedata.normalize(form, "-home-me-café") for form in ("NFC", "NFD"))
+    _folder(a, composed, "composed")
+    _folder(a, decomposed, "decomposed")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    said = exc.value.message
+    assert "-home-me-caf\\xe9" in said and "-home-me-cafe\\u0301" in said and "\n" not in said, said

@@ -44,7 +44,9 @@ def test_a_pair_of_names_one_disk_takes_for_one_is_refused_naming_both(tmp_path,
     assert "refused, nothing merged" in said and "differ only in case or Unicode normalisation" in said, said
     # both named, the folder where the folders differ
     one, two = (p if "-home-me-" not in p else p.rsplit("/", 1)[0] for p in (first, second))
-    assert repr(one) in said and repr(two) in said, said
+    # names that differ in normalisation alone read the same printed: escaped, to tell which is which
+    same = unicodedata.normalize("NFC", one) == unicodedata.normalize("NFC", two)
+    assert (ascii if same else repr)(one) in said and (ascii if same else repr)(two) in said, said
     assert (a.mdir / "decisions.jsonl").read_bytes() == before
     assert not (a.data / "knowledge" / "learnings").exists() and not (a.data / "projects" / "-home-me-app").exists()
     _push_paths(tmp_path, remote, [], gone=second)  # one of them deleted on the remote: the rounds go on

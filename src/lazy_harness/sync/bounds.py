@@ -126,10 +126,22 @@ def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, st
     ours, merged = _paths(data, before, env), _paths(data, commit, env)
     pair = one_on_disk(ours, merged)
     if pair:
-        raise SyncError(f"the remote holds {shown(pair[0])} and {shown(pair[1])}, names that differ only in case or "
+        raise SyncError(f"the remote holds {both_shown(pair)}, names that differ only in case or "
                         "Unicode normalisation, one file on a case-insensitive or normalising disk (macOS, "
                         "Windows): refused, nothing merged",
                         hint="rename or delete one of them on the remote, then lh sync")
+
+
+def both_shown(pair: tuple[str, str]) -> str:
+    """The two names of :func:`one_on_disk` as a refusal names them (``layout.shown``). why escaped when
+    they differ in normalisation alone (``café`` with one é, or e and a combining accent): printed as
+    they are, both read the same, and the person cannot tell which one to rename."""
+    one, two = pair
+    if unicodedata.normalize("NFC", one) != unicodedata.normalize("NFC", two):
+        return f"{shown(one)} and {shown(two)}"
+    from lazy_harness.redact import redact
+
+    return f"{ascii(redact(one)[0])} and {ascii(redact(two)[0])}"
 
 
 def one_on_disk(ours: set[str], merged: set[str]) -> tuple[str, str] | None:

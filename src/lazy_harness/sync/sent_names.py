@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.bounds import _paths, one_on_disk, secret_names
-from lazy_harness.sync.layout import shown
+from lazy_harness.sync.bounds import _paths, both_shown, one_on_disk, secret_names
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
 from lazy_harness.sync.scan import SECRET_NAME, rewrite_unpushed
 
@@ -81,7 +80,7 @@ def refuse_one_on_disk(data: str, added: list[str], env: Mapping[str, str] | Non
     if not pair:
         return
     what = "file" if pair[0] in held else "folder"
-    raise SyncError(f"push refused: this machine holds {shown(pair[0])} and {shown(pair[1])}, names that differ only "
+    raise SyncError(f"push refused: this machine holds {both_shown(pair)}, names that differ only "
                     f"in case or Unicode normalisation, one {what} on a case-insensitive or normalising disk (macOS, "
                     "Windows), which every other machine would refuse; nothing pushed",
                     hint=f"rename one of them in {data} (a project's memory folder: move the project itself to a "
