@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import sync
+from lazy_harness.memory.journal import Journal
 from lazy_harness.sync import sent_names
 from tests.test_sync import KEY, Machine, _git
 
@@ -152,3 +153,28 @@ def test_a_file_outside_memory_named_with_a_secret_is_named_redacted(two):
     assert KEY_ID not in said and "acme-123456" not in said and "\n" not in said, said
     status = sync.status(a.cfg, a.env)["not_synced"] or ""
     assert KEY_ID not in status and "acme-123456" not in status, status
+
+
+def test_a_run_that_changed_such_a_file_keeps_its_undo_here_and_the_round_goes_on(two):
+    """A consolidation marks the learning stale: its journal (the run's undo, synced) names the file,
+    key included. The round refused every commit for that line, and told the person to edit a secret
+    out of the file's text, where there is none."""
+    a, b = two
+    a.add("decision", "Use a file queue")
+    path = a.data / MONTH / f"2026-01-02-key-{KEY_ID}.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(TEXT)
+    a.sync()
+    run = Journal(str(a.mdir), "consolidate", "demo")
+    run.track(str(path))
+    path.write_text(TEXT.replace("active", "stale"))
+    run.record(str(path))
+    run.save()
+    a.add("decision", "Made after the run")
+    got = a.sync()
+    assert got["pushed"] and KEY_ID not in _history(a) and KEY_ID not in (got["not_synced"] or "")
+    assert f"journal/{run.run}.json" in (got["not_synced"] or ""), got
+    assert Path(run.path).exists()
+    b.sync()
+    assert "Made after the run" in (b.mdir / "decisions.jsonl").read_text()
+    assert not (b.mdir / "journal").exists()

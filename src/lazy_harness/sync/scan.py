@@ -101,29 +101,47 @@ def stage_memory(data: str, env: Mapping[str, str] | None = None, projects: str 
             left[path] = why
             if xy[0] not in " ?":
                 unstage.append(path)
-    _hide_secret_names(new, left, stage, unstage, extra)
+    _hide_secret_names(data, new, left, stage, unstage, extra)
     _stage(data, env, stage, unstage)
     return left
 
 
-def _hide_secret_names(new: dict[str, str], left: dict[str, str], stage: list[str], unstage: list[str],
-                       extra: Iterable[str]) -> None:
-    """Leave out each of ``new`` (``{path: index status}``) whose name holds a secret, and name each
-    path of ``left`` that holds one as the redactor shows it: the ``not synced`` line is printed by
-    ``lh sync``, kept by ``lh sync --status`` and written to worker.log (a person's notes in the data
-    folder named with a key)."""
-    for path, shown in secret_names([*new, *left], extra).items():
+def _hide_secret_names(data: str, new: dict[str, str], left: dict[str, str], stage: list[str],
+                       unstage: list[str], extra: Iterable[str]) -> None:
+    """Leave out each of ``new`` (``{path: index status}``) whose name holds a secret, and a new journal
+    whose run changed such a file (its ``path`` names it: the round refused every commit for that line,
+    asking for an edit of the file's text, which holds no secret); the journal stays here, where the
+    file is, for the run's undo. Name each path of ``left`` that holds a secret as the redactor shows
+    it: the ``not synced`` line is printed by ``lh sync``, kept by ``lh sync --status`` and written to
+    worker.log (a person's notes in the data folder named with a key)."""
+    found = secret_names([*new, *left], extra)
+    found.update((path, path) for path in new if _is_journal(path) and path not in found
+                 and secret_names(_journal_names(data, path), extra))
+    for path, shown in found.items():
         if path in left:
             left[shown] = left.pop(path)
             continue
         stage.remove(path)
-        left[shown] = SECRET_NAME
+        left[shown] = SECRET_NAME if shown != path else JOURNAL_OF_SECRET_NAME
         if new[path] == "A":
             unstage.append(path)
 
 
+def _journal_names(data: str, path: str) -> list[str]:
+    """The paths of the files the journal at ``path`` (in the data folder) says its run changed; none
+    for a journal that does not read as one."""
+    try:
+        with open(os.path.join(data, path), encoding="utf-8") as fh:
+            files = json.load(fh).get("files")
+        return [str(f.get("path")) for f in files if isinstance(f, dict)] if isinstance(files, list) else []
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return []
+
+
 # why "kept here": a name is never rewritten by sync; the person renames the file, and it goes out
 SECRET_NAME = "a name in which the redactor finds a secret, kept here (rename the file to sync it)"
+JOURNAL_OF_SECRET_NAME = ("the undo record of a run that changed a file kept here for its name, kept here with it "
+                          "(it names the file)")
 
 
 def _stage(data: str, env: Mapping[str, str] | None, stage: list[str], unstage: list[str]) -> None:
