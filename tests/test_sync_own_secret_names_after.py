@@ -178,3 +178,24 @@ def test_a_run_that_changed_such_a_file_keeps_its_undo_here_and_the_round_goes_o
     b.sync()
     assert "Made after the run" in (b.mdir / "decisions.jsonl").read_text()
     assert not (b.mdir / "journal").exists()
+
+
+def test_another_machine_pushing_between_the_rewrite_and_the_push_loses_nothing(two, monkeypatch):
+    a, b = two
+    b.sync()
+    path = _committed_unpushed(a)
+    rewrite = sent_names.rewrite_unpushed
+
+    def then_b_pushes(*args, **kw):
+        rewrite(*args, **kw)
+        monkeypatch.setattr(sent_names, "rewrite_unpushed", rewrite)
+        b.add("decision", "Made on b meanwhile")
+        assert b.sync()["pushed"]
+    monkeypatch.setattr(sent_names, "rewrite_unpushed", then_b_pushes)
+    got = a.sync()
+    assert got["pushed"] and KEY_ID not in _history(a), _history(a)
+    b.sync()
+    for m in (a, b):
+        lines = [json.loads(x)["summary"] for x in (m.mdir / "decisions.jsonl").read_text().splitlines()]
+        assert sorted(lines) == ["Made meanwhile", "Made on b meanwhile", "Use a file queue"], (m.home, lines)
+    assert path.read_text() == TEXT
