@@ -13,6 +13,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,13 +79,17 @@ def storage_untold(env: Mapping[str, str] | None = None) -> bool:
     return os.path.exists(_storage_file(env))
 
 
+def _text(path: str) -> str:
+    """The first 1,000 characters of the regular file ``path`` (OSError when it is anything else)."""
+    return read_regular(path, 4000).decode("utf-8", "replace")[:1000]
+
+
 def storage_to_tell(env: Mapping[str, str] | None = None, keep: bool = False) -> str | None:
     """The storage line, once: the file is renamed so the next start says nothing more. ``keep``: the
     line is read but left untold (a headless run, whose message nobody sees)."""
     path = _storage_file(env)
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            said = fh.read(1000).strip()
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        said = _text(path).strip()
         if not keep:
             os.rename(path, path + TOLD)
     except OSError:
@@ -103,9 +108,8 @@ def clear(env: Mapping[str, str] | None = None, kind: str | None = None) -> None
 
 
 def read_raw(env: Mapping[str, str] | None = None) -> tuple[str, float, str] | None:
-    try:
-        with open(paths.notice_file(env), encoding="utf-8", errors="replace") as fh:
-            parts = fh.read(1000).rstrip("\n").split("\t", 2)
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        parts = _text(paths.notice_file(env)).rstrip("\n").split("\t", 2)
     except OSError:
         return None
     if len(parts) != 3:

@@ -41,6 +41,7 @@ from lazy_harness.memory import migrate
 from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
+from lazy_harness.regular_file import read_regular
 from lazy_harness.recall.readback import digest as recall
 
 TYPE_CHECKING = False
@@ -417,9 +418,8 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
         screen, "found", ())}
     waits = set(stats.get("waiting_learnings") or ()) if waiting else set()
     told_file = os.path.join(paths.state_dir(env), "held-told")
-    try:
-        with open(told_file, encoding="utf-8") as fh:
-            told = set(fh.read().split())
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        told = set(read_regular(told_file).decode("utf-8", "replace").split())
     except OSError:
         told = set()
     new = sorted(ids_ - told)

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness.regular_file import read_regular
+
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
 TYPE_CHECKING = False
@@ -309,8 +311,8 @@ def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
         st = os.stat(path)
         stamp = (path, st.st_ino, st.st_size, st.st_mtime_ns)
         if _ARRIVED[0] != stamp:
-            with open(path, "rb") as fh:
-                keys = frozenset(fh.read().decode("utf-8", "replace").split())
+            # why read_regular: a FIFO in the file's place held the session start in open() for good
+            keys = frozenset(read_regular(path).decode("utf-8", "replace").split())
             _ARRIVED[:3] = [stamp, keys, frozenset(k.rpartition("@")[0] for k in keys if "@" in k)]
     except OSError:
         _ARRIVED[:3] = [None, frozenset(), frozenset()]
@@ -347,9 +349,8 @@ def arrived(rec: dict, kind: str = "") -> bool:
         return True
     if place not in versions:
         return False
-    try:
-        with open(path, "rb") as fh:
-            return f"{place}@{learning_digest(fh.read())}" in keys
+    try:  # why read_regular: a FIFO in a learning's place would hold the reader in open() for good
+        return f"{place}@{learning_digest(read_regular(path))}" in keys
     except OSError:
         return False
 

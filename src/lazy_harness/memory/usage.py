@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness import paths
-from lazy_harness.regular_file import append_regular, open_regular
+from lazy_harness.regular_file import append_regular, open_regular, read_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -210,9 +210,8 @@ def load_ranks(env: Env | None, memory_dir: str, unused_after: int) -> Ranks:
         return Ranks()
     if least <= 0:
         return Ranks()
-    try:
-        with open(ranks_file(env, memory_dir), encoding="utf-8", errors="replace") as fh:
-            return Ranks(fh.read(), least)
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        return Ranks(read_regular(ranks_file(env, memory_dir)).decode("utf-8", "replace"), least)
     except OSError:
         return Ranks()
 
