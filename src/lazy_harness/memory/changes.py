@@ -15,6 +15,7 @@ from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import LhError
 from lazy_harness.memory import files, journal, marks, state
 from lazy_harness.memory.status_fields import STATUS_FIELDS, fields_of, with_fields
+from lazy_harness.regular_file import read_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -72,9 +73,8 @@ def fields_before_deprecation(memory_dir: str, path: str) -> dict | None:
     session made it again or its replacement was forgotten."""
     from lazy_harness.memory import aliases
 
-    try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            now = fields_of(fh.read(), path)
+    try:  # why read_regular: a FIFO in the learning's place held the worker in open() for good
+        now = fields_of(read_regular(path).decode("utf-8"), path)
     except (OSError, LhError, UnicodeDecodeError):
         return None
     here = os.path.normpath(memory_dir)
@@ -396,8 +396,7 @@ def _untrack(j: journal.Journal, path: str) -> None:
 def _read_learning(path: str) -> str:
     """A learning's text, read as it is (no newline translation): LhError naming the file when it is
     not UTF-8 (an editor saved it in Latin-1); never rewritten then, its bytes are the person's."""
-    with open(path, "rb") as fh:
-        raw = fh.read()
+    raw = read_regular(path)  # why: a FIFO in the learning's place held the command in open() for good
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -102,9 +102,8 @@ def check_file(path: str) -> FileCheck:
     if why is not None:
         out.unreadable = why
         return out
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+    try:  # why read_regular: something else may be put in the file's place since unreadable() looked
+        data = lines.read_regular(path)
     except FileNotFoundError:
         return out  # removed since: nothing to read
     except OSError as exc:
@@ -152,9 +151,8 @@ def skipped_carrier(path: str, eid: str) -> tuple[int, str] | None:
     check = check_file(path)
     if not check.skipped:
         return None
-    try:
-        with open(path, "rb") as fh:
-            rows = fh.read().removeprefix(files.BOM).split(b"\n")
+    try:  # why read_regular: a FIFO in the file's place since check_file read it
+        rows = lines.read_regular(path).removeprefix(files.BOM).split(b"\n")
     except OSError:
         return None
     needle = eid.encode("ascii", "replace")
@@ -237,9 +235,8 @@ def handoff_checks(memory_dir: str) -> list[FileCheck]:
                      f"{files.HANDOFF_STATE}")] if why else []
         out.append(FileCheck(md, found))
     for copy in handoff_copies(memory_dir):
-        try:
-            with open(copy, "rb") as fh:
-                why = handoff_markdown.damaged(fh.read(handoff_markdown.MAX_MARKDOWN_BYTES))
+        try:  # why read_regular: a FIFO named as a copy held lh memory check in open() for good
+            why = handoff_markdown.damaged(lines.read_regular(copy, handoff_markdown.MAX_MARKDOWN_BYTES))
         except OSError:
             why = None
         out.append(FileCheck(copy, [(1, f"skipped: a damaged handoff.md ({why or 'damaged'}) kept aside, its "

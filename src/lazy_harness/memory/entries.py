@@ -25,6 +25,7 @@ from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids
 from lazy_harness.memory.files import BOM
 from lazy_harness.memory.sanitize import ASCII_TRIM_BYTES, no_surrogates, normalise, one_line
+from lazy_harness.regular_file import open_regular, read_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -73,9 +74,8 @@ def taken_ids(path: str, kind: str, keys: Iterable[str]) -> dict[str, str]:
     hexes = {ids.short_hex(k) for k in keys}
     stems = [b'"' + (ids.PREFIXES[kind] + h).encode("ascii") for h in hexes]
     out: dict[str, str] = {}
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+    try:  # why read_regular: a FIFO in the file's place held the worker's persist in open() for good
+        data = read_regular(path)
     except FileNotFoundError:
         return out
     for line in data.split(b"\n"):
@@ -97,9 +97,8 @@ def ids_by_digest(path: str, kind: str, digests: set[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     if not digests:
         return out
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+    try:  # why read_regular: a FIFO in the file's place held the worker's persist in open() for good
+        data = read_regular(path)
     except FileNotFoundError:
         return out
     for digest in digests:
@@ -181,12 +180,12 @@ def recorded(path: str, keys: set[str]) -> set[str]:
     found: set[str] = set()
     if not keys:
         return found
-    try:
-        fd = os.open(path, os.O_RDONLY)
+    try:  # why open_regular: a FIFO in the file's place held the worker's persist in open() for good
+        fd, st = open_regular(path)
     except FileNotFoundError:
         return found
     try:
-        size = os.fstat(fd).st_size
+        size = st.st_size
         if size == 0:
             return found
         import mmap
@@ -234,12 +233,12 @@ def heal_tail(path: str) -> bool:
 
     The line stays (it is not ours to delete); readers skip a torn one as a line that does not parse.
     """
-    try:
-        fd = os.open(path, os.O_RDONLY)
+    try:  # why open_regular: a FIFO in the file's place held the worker's persist in open() for good
+        fd, st = open_regular(path)
     except FileNotFoundError:
         return False
     try:
-        size = os.fstat(fd).st_size
+        size = st.st_size
         torn = size > 0 and os.pread(fd, 1, size - 1) != b"\n"
     finally:
         os.close(fd)

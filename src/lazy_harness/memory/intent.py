@@ -38,6 +38,7 @@ import os
 from lazy_harness import jsonload, paths
 from lazy_harness import sha as sha_module
 from lazy_harness.atomic import atomic_write, ensure_dir, fsync_dir, read_bytes, write_all
+from lazy_harness.regular_file import open_regular, read_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -120,13 +121,13 @@ def appended_bytes(path: str, lines: list[str]) -> bytes:
     """The exact bytes appending ``lines`` to ``path`` writes: the newline ``entries.heal_tail`` first
     adds to a last line without one, then each line with its newline."""
     head = b""
-    try:
-        fd = os.open(path, os.O_RDONLY)
+    try:  # why open_regular: a FIFO in the file's place held the worker's persist in open() for good
+        fd, st = open_regular(path)
     except FileNotFoundError:
         fd = -1
     if fd >= 0:
         try:
-            size = os.fstat(fd).st_size
+            size = st.st_size
             head = b"\n" if size > 0 and os.pread(fd, 1, size - 1) != b"\n" else b""
         finally:
             os.close(fd)
@@ -134,8 +135,7 @@ def appended_bytes(path: str, lines: list[str]) -> bytes:
 
 
 def _records(path: str) -> list[dict]:
-    with open(path, "rb") as fh:
-        data = fh.read()
+    data = read_regular(path)  # why: a FIFO in the record's place held the worker in open() for good
     out = []
     for line in data.split(b"\n"):
         rec = jsonload.line_object(line)  # None: a line torn by a kill named a learning not yet created
@@ -231,8 +231,7 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
             _unpromise(str(rec["promise"]), env)
         elif rec.get("created"):
             try:
-                with open(rec["created"], "rb") as fh:
-                    same = sha(fh.read()) == rec.get("sha")
+                same = sha(read_regular(rec["created"])) == rec.get("sha")
                 if same:
                     from lazy_harness.memory.files import unlink_created
 
@@ -241,6 +240,8 @@ def rollback_file(path: str, env: Env | None = None) -> list[str]:
                     kept.append(f"{rec['created']}: a learning the persist created, edited since; kept")
             except FileNotFoundError:
                 pass
+            except OSError as exc:  # why: a FIFO or a folder in its place is not the learning written: left there
+                kept.append(f"{rec['created']}: {exc.strerror or exc}, not the learning the persist created; kept")
     for target, info in head["appends"].items():
         _cut(target, info)
     if "handoff_md" in head:

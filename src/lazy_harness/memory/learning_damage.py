@@ -57,9 +57,8 @@ def learning_damage(path: str) -> str | None:
     gone = unreadable(path)
     if gone is not None:  # why: a folder named as a learning was skipped by every reader without a word
         return f"cannot be read: {gone}"
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+    try:  # why read_regular: something else may be put in the file's place since unreadable() looked
+        data = lines.read_regular(path)
     except OSError:
         return None
     if data.startswith(files.BOM):

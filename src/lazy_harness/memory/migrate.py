@@ -33,6 +33,7 @@ import os
 from lazy_harness import paths, project_identity
 from lazy_harness.memory import last_key
 from lazy_harness.memory.last_key import recorded_roots, remember_key, same_repository, still_owned
+from lazy_harness.regular_file import read_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -238,10 +239,8 @@ def _written_for(folder: str, root: str) -> bool:
 
     name = os.path.basename(root.rstrip(os.sep)) or "root"
     for file in ("decisions.jsonl", "failures.jsonl"):
-        try:
-            with open(os.path.join(folder, file), "rb") as fh:
-                first = fh.readline(65536)
-            rec = jsonload.loads(first)
+        try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+            rec = jsonload.loads(read_regular(os.path.join(folder, file), 65536).partition(b"\n")[0])
         except (OSError, ValueError, RecursionError):  # why the last: a line nested past the parser's depth
             continue
         if isinstance(rec, dict) and isinstance(rec.get("project"), str) and rec["project"] != name:
@@ -280,9 +279,8 @@ def stale_index(key: str, root: str | None, env: Env | None = None) -> list[str]
     for folder in legacy_dirs(key, root, env):
         if os.path.lexists(os.path.join(folder, HANDOFF)):
             continue
-        try:
-            with open(os.path.join(folder, INDEX), "rb") as fh:
-                text = fh.read(1 << 20)
+        try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+            text = read_regular(os.path.join(folder, INDEX), 1 << 20)
         except OSError:
             continue
         if _LINK.encode() in text:
@@ -298,9 +296,8 @@ def drop_stale_lines(path: str) -> str | None:
 
     if os.path.lexists(os.path.join(os.path.dirname(path), HANDOFF)):
         return None
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+    try:  # why read_regular: a FIFO in the file's place would hold the session start in open() for good
+        raw = read_regular(path)
     except OSError:
         return None
     lines = raw.decode("utf-8", "surrogateescape").splitlines(keepends=True)
