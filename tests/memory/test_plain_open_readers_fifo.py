@@ -72,3 +72,28 @@ def test_a_fifo_in_place_of_an_undo_record_is_named_without_waiting(tmp_path):
     with pytest.raises(NotRegularFile):
         call_beside([record], intent.rollback_file, record)
     assert os.path.exists(record)
+
+
+def test_the_views_and_the_start_read_a_fifo_in_a_memory_files_place_as_none(tmp_path, fifo, isolated_home):
+    """``holds`` (lh memory path --old, the page), a learning's head (SessionStart, the views) and the
+    list of undo runs made here (``lh memory undo``)."""
+    from lazy_harness import paths
+    from lazy_harness.memory import owners, runs_here, state
+
+    learning = str(tmp_path / "wheel.md")
+    os.mkfifo(learning)
+    assert call_beside([fifo], owners.holds, str(tmp_path), str(tmp_path / "none"))["decisions"] == 0
+    assert call_beside([learning], state.no_frontmatter, {"path": learning}) == ""
+    runs = os.path.join(paths.state_dir(), runs_here.RUNS_FILE)
+    os.makedirs(os.path.dirname(runs), exist_ok=True)
+    os.mkfifo(runs)
+    made_here = call_beside([runs], runs_here.made_here)
+    assert made_here != HUNG and not made_here({"run": "r1"})
+
+
+def test_the_usage_weeks_and_a_migrations_merge_name_a_fifo_without_waiting(tmp_path, fifo):
+    from lazy_harness.memory import migrate_merge, usage_log
+
+    for read in (lambda p: usage_log._week_rows(p, 0.0), migrate_merge._lines, migrate_merge._read):
+        with pytest.raises(NotRegularFile):
+            call_beside([fifo], read, fifo)

@@ -104,11 +104,8 @@ def read_key(env: Mapping[str, str] | None = None, create: bool = False) -> byte
         return read_key(env)
     stamp = (path, st.st_ino, st.st_mtime_ns, st.st_size)
     if stamp not in _KEYS:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        try:
-            _KEYS[stamp] = os.read(fd, 4096)
-        finally:
-            os.close(fd)
+        # why read_regular: a FIFO put in the key's place after key_problem looked would hold open()
+        _KEYS[stamp] = read_regular(path, 4096, flags=getattr(os, "O_NOFOLLOW", 0))
     return _KEYS[stamp]
 
 

@@ -23,6 +23,7 @@ from lazy_harness.atomic import atomic_write, read_bytes, rewrite
 from lazy_harness.errors import LhError
 from lazy_harness.jsonload import line_object
 from lazy_harness.memory.journal_format import FOLDER, read_folder, resolved, sha
+from lazy_harness.regular_file import open_regular
 
 
 def undo_file(entry: dict, run: str) -> str | None:
@@ -104,9 +105,9 @@ def _remove_if_empty(path: str) -> None:
     from lazy_harness.atomic import same_file
 
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd, _ = open_regular(path, getattr(os, "O_NOFOLLOW", 0))  # why: a FIFO there held the undo in open()
     except OSError:
-        return  # why: gone already, or a link (left alone, as every writer of memory leaves one)
+        return  # why: gone already, a link or no regular file (left alone, as every writer of memory leaves one)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         if same_file(fd, path) and os.fstat(fd).st_size == 0:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness.regular_file import read_regular
+
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
 TYPE_CHECKING = False
@@ -27,8 +29,7 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
     from lazy_harness.memory import entries
     from lazy_harness.memory.sanitize import normalise
 
-    with open(src, "rb") as fh:
-        raw = fh.read().removeprefix(b"\xef\xbb\xbf")  # a byte order mark is not part of line 1
+    raw = read_regular(src).removeprefix(b"\xef\xbb\xbf")  # a byte order mark is not part of line 1
     records, torn, stale = [], 0, 0
     outranked = _outranked_open(dst)
     for chunk in raw.split(b"\n"):
@@ -95,17 +96,15 @@ def _outranked_open(dst: str) -> Callable[[dict], bool] | None:
 
 
 def _lines(path: str) -> set[str]:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return {ln.strip() for ln in fh}
+    try:  # why read_regular: a FIFO in the file's place would hold the move in open(); it is named now
+        return {ln.strip() for ln in read_regular(path).decode("utf-8", "replace").splitlines()}
     except FileNotFoundError:
         return set()
 
 
 def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
+    try:  # why read_regular: a FIFO in the file's place would hold the move in open(); it is named now
+        return read_regular(path).decode("utf-8", "replace")
     except FileNotFoundError:
         return None
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.memory import aliases, files, frontmatter, ids
+from lazy_harness.regular_file import open_regular
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -44,8 +45,8 @@ def _legacy(path: str) -> dict | None:
     quick = frontmatter.read_frontmatter_values(path, ("project_folder", "scope"))
     if quick.get("project_folder") or str(quick.get("scope") or "").strip().lower() not in ("project", "'project'"):
         return None  # why: most files stop here, after a 4 KB read
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+    try:  # why open_regular: a FIFO in the learning's place would hold the reader in open() for good
+        with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
             parsed = frontmatter.parse_frontmatter(fh.read(65536))
     except OSError:
         return None
@@ -124,7 +125,8 @@ def holds(memory_dir: str, learnings_dir: str, by_key: dict[str, int] | None = N
     out = {}
     for kind, name in (("decisions", files.DECISIONS), ("failures", files.FAILURES)):
         try:
-            with open(os.path.join(memory_dir, name), "rb") as fh:
+            # why open_regular: a FIFO in the file's place held lh memory path --old and the page in open()
+            with open(open_regular(os.path.join(memory_dir, name))[0], "rb") as fh:
                 out[kind] = sum(1 for ln in fh if ln.strip() and b'"op"' not in ln)
         except OSError:
             out[kind] = 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.regular_file import append_regular
+from lazy_harness.regular_file import append_regular, open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ def made_here() -> Callable[[dict], bool]:
     and ``lh memory undo RUN`` undoes it (a journal synced in before the first run of this version
     could otherwise pass for one made here)."""
     try:
-        with open(_state(RUNS_FILE), encoding="ascii", errors="replace") as fh:
+        # why open_regular: a FIFO in the list's place held lh memory undo in open() for good
+        with open(open_regular(_state(RUNS_FILE))[0], encoding="ascii", errors="replace") as fh:
             listed = {line.strip() for line in fh}
     except OSError:
         listed = set()

@@ -168,9 +168,11 @@ def no_frontmatter(meta: dict) -> str:
     if not isinstance(path, str) or any(_given(meta.get(k)) for k in _ANY_KEY):
         return ""
     from lazy_harness.memory import frontmatter
+    from lazy_harness.regular_file import open_regular
 
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        # why open_regular: a FIFO in the learning's place held the session start in open() for good
+        with open(open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
             text = fh.read(256)
             # why the rest: blanks first are no empty file yet; text after them opens no frontmatter
             rest = "" if text.strip() else fh.read(1 << 20)

@@ -421,9 +421,8 @@ def _week_rows(path: str, since: float, into: dict[str, str] | None = None) -> l
     """The lines of usage.jsonl that can count in a tally since ``since`` (see above), in file order,
     without newlines; ``into`` (:func:`merged_into`): an older showing of an entry merged into one that
     was reset is kept too."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+    try:  # why read_regular: a FIFO in the file's place held the tally in open() for good; it is named now
+        data = lines.read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
         return []
     rows = data.removeprefix(b"\xef\xbb\xbf").split(b"\n")
