@@ -14,6 +14,7 @@ import os
 from lazy_harness import jsonload
 from lazy_harness.atomic import atomic_write, ensure_dir, lock
 from lazy_harness.memory import files
+from lazy_harness.regular_file import open_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,9 +45,8 @@ class Lock:
         return st.st_mtime if st.st_size == 0 or self._holder() is None else None
 
     def _holder(self) -> tuple[int, float] | None:
-        try:
-            with open(self.path, encoding="ascii", errors="replace") as fh:
-                parts = fh.read().split()
+        try:  # why read_regular: a FIFO in its place held the worker in open() for good
+            parts = read_regular(self.path).decode("ascii", "replace").split()
             return int(parts[0]), float(parts[1])
         except (OSError, ValueError, IndexError):
             return None
@@ -97,7 +97,8 @@ def sessions_since(memory_dir: str, since: float | None) -> int:
     found: set[str] = set()
     for name in (files.DECISIONS, files.FAILURES, "handoff.jsonl"):
         try:
-            with open(os.path.join(memory_dir, name), encoding="utf-8-sig", errors="replace") as fh:
+            # why open_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
+            with open(open_regular(os.path.join(memory_dir, name))[0], encoding="utf-8-sig", errors="replace") as fh:
                 for line in fh:
                     rec = jsonload.line_object(line)
                     if rec is None or not rec.get("session_id") or not _a_session(rec["session_id"]):

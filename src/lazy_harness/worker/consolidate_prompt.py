@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from lazy_harness.memory import files, frontmatter, ids, marks
 from lazy_harness.memory.sanitize import one_line
+from lazy_harness.regular_file import open_regular
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -99,7 +100,8 @@ def _learning_heads(learnings_dir: str, project: str, memory_dir: str) -> list[t
     out = []
     for path in reversed(files.recent_learning_files(learnings_dir, 10**6)):
         try:
-            with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            # why open_regular: a FIFO named as a learning held the worker in open() for good
+            with open(open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
                 parsed = frontmatter.parse_frontmatter(fh.read(65536))
         except OSError:
             continue

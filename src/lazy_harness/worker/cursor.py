@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from lazy_harness import jsonload, paths
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, lock, try_lock
+from lazy_harness.regular_file import open_regular, read_regular
 
 if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
@@ -80,8 +81,8 @@ def release(fd: int | None) -> None:
 def _check(path: str, offset: int) -> str | None:
     """A hash of the first and the last 4 KiB before ``offset``; None when the file is shorter."""
     digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
+    try:  # why open_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
+        with open(open_regular(path)[0], "rb") as fh:
             for start in sorted({0, max(0, offset - CHECK_BYTES)}):
                 fh.seek(start)
                 want = min(CHECK_BYTES, offset - start)
@@ -107,9 +108,8 @@ def _own(env: Env | None, session_id: str, path: str) -> int:
 
 
 def _cursor(env: Env | None, session_id: str) -> dict:
-    try:
-        with open(_file(env, session_id), encoding="utf-8") as fh:
-            data = json.load(fh)
+    try:  # why read_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
+        data = json.loads(read_regular(_file(env, session_id)).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -185,8 +185,8 @@ def _record_uuid(line: bytes) -> str:
 def _last_uuid(path: str, offset: int) -> str:
     """The uuid of the last user or assistant record whose line ends at or before ``offset``, looked
     for in the ``LAST_SCAN_BYTES`` before it ('' when none is there or the file cannot be read)."""
-    try:
-        with open(path, "rb") as fh:
+    try:  # why open_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
+        with open(open_regular(path)[0], "rb") as fh:
             end, carry = offset, b""
             while end > 0 and offset - end < LAST_SCAN_BYTES:
                 begin = max(0, end - LAST_BLOCK)
@@ -222,9 +222,9 @@ def read_view(path: str, budget_chars: int, offset: int, agent: str = "claude") 
 
 def _covered(env: Env | None, session_id: str) -> list[str]:
     """The uuids of the session's records up to which forks that copied them distilled them."""
-    try:
-        with open(_file(env, session_id, COVERED), encoding="utf-8", errors="replace") as fh:
-            return [ln.strip() for ln in fh if ln.strip()]
+    try:  # why read_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
+        text = read_regular(_file(env, session_id, COVERED)).decode("utf-8", "replace")
+        return [ln.strip() for ln in text.splitlines() if ln.strip()]
     except OSError:
         return []
 

@@ -26,6 +26,7 @@ import time
 from typing import TYPE_CHECKING
 
 from lazy_harness import queue
+from lazy_harness.regular_file import open_regular
 from lazy_harness.worker.transcript_lines import after_torn
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def _holds(line: bytes, digest: str) -> bool:
 
 def _chunks(path: str, since: int) -> Iterator[tuple[int, bytes]]:
     """(position after the chunk, chunk) for the bytes of ``path`` from ``since`` to its size now."""
-    with open(path, "rb") as fh:
+    with open(open_regular(path)[0], "rb") as fh:  # why: a FIFO in the transcript's place held open() for good
         size = os.fstat(fh.fileno()).st_size
         fh.seek(since)
         pos = since

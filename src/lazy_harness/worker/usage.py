@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lazy_harness.memory import files, handoff, ids, learnings, standing, trust, usage, usage_log
 from lazy_harness.memory.sanitize import one_line
+from lazy_harness.regular_file import open_regular
 from lazy_harness.worker import evidence
 
 if TYPE_CHECKING:
@@ -44,7 +45,8 @@ def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str,
             lid = learnings.id_of(path)
             if lid in wanted and lid not in out:
                 try:
-                    with open(path, encoding="utf-8", errors="replace") as fh:
+                    # why open_regular: a FIFO named as a learning held the worker in open() for good
+                    with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:
                         out[lid] = _learning_text(fh.read(20_000))
                 except OSError:
                     continue
