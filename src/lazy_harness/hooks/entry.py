@@ -241,14 +241,14 @@ def settings_register(event: str, payload: dict, env: Mapping[str, str], now: fl
     without the settings file changing). When the plugin's run does not leave although a settings
     file holds ours, hooks.log says why, once per reason."""
     from lazy_harness import paths
+    from lazy_harness.regular_file import read_regular  # why here: the entry alone loads no more than it needs
 
     cwd = str(payload.get("cwd") or env.get("CLAUDE_PROJECT_DIR") or os.getcwd())
     files = files_read_at(cwd, env)
     seen: list[list] = [[path, _seen(path)] for path in files]
     cache = os.path.join(paths.state_dir(env), TWICE_FILE)
-    try:
-        with open(cache, "rb") as fh:
-            kept = jsonload.loads(fh.read())
+    try:  # why read_regular: a FIFO in the cache's place held every hook in open() for good
+        kept = jsonload.loads(read_regular(cache))
     except (OSError, ValueError, RecursionError):
         kept = None
     kept = kept if isinstance(kept, dict) else {}

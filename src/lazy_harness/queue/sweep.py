@@ -19,6 +19,7 @@ import os
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write, named, try_lock
+from lazy_harness.regular_file import read_regular
 from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, TRANSCRIPTS, agent_of, transcripts_folder
 
 TYPE_CHECKING = False
@@ -81,9 +82,8 @@ def _sweep_due(stamp: str, now: float, every: float) -> tuple[bool, str]:
         return True, ""
     if 0 <= now - st.st_mtime < every:
         return False, ""
-    try:
-        with open(stamp, encoding="utf-8") as fh:
-            return True, fh.read().strip()
+    try:  # why read_regular: a FIFO in the stamp's place held every sweeping hook in open() for good
+        return True, read_regular(stamp).decode("utf-8", "replace").strip()
     except OSError:
         return True, ""
 
