@@ -289,8 +289,8 @@ def rewrite(path: str, change: Callable[[bytes], bytes | None]) -> bytes | None:
     ``append_line`` takes, so no line appended meanwhile is lost. Returns the new bytes; None (and
     nothing written) when the file is missing or ``change`` returns None or the same bytes."""
     while True:
-        try:
-            fd = os.open(path, os.O_RDONLY)
+        try:  # why open_regular: a FIFO in the file's place held the command or the worker in open() for good
+            fd, _ = open_regular(path)
         except FileNotFoundError:
             return None
         try:
