@@ -245,9 +245,10 @@ def parse_file(path: str, env: Mapping[str, str] | None = None) -> tuple[Config,
     ``"<path>:<line>: message"`` strings; a syntax error raises :class:`ConfigError`."""
     from lazy_harness.errors import ConfigError
 
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+    from lazy_harness.regular_file import read_regular
+
+    try:  # why read_regular: a FIFO in the file's place held lh doctor and lh config set in open() for good
+        raw = read_regular(path)
     except FileNotFoundError:
         return defaults(), [], []
     except OSError as exc:
