@@ -300,7 +300,8 @@ def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(
 
     home.standin.script.structured = LATER_ANSWER
     seen = len(home.standin.log.of_kind(STRUCTURED))
-    proc = home.lh("knowledge", "handoff-now", "--wait")
+    # why --again: nothing was said since SessionEnd distilled it; without it no call is made (ADR 0074)
+    proc = home.lh("knowledge", "handoff-now", "--again", "--wait")
     home.wait_idle()
 
     assert proc.returncode == 0, f"{proc.stdout}\n{proc.stderr}\n{home.describe()}"

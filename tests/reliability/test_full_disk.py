@@ -196,8 +196,8 @@ def test_a_full_disk_mid_persist_leaves_nothing_waits_tells_once_and_writes_all_
     assert not os.path.exists(os.path.join(paths.state_dir(), "storage"))
     assert not os.path.exists(os.path.join(paths.state_dir(), "storage.told"))
 
-    # the same session processed again adds nothing
-    again = subprocess.run([*lh_script(), "knowledge", "handoff-now", "--session", sid, "--wait"],
+    # the same session processed again (asked for: nothing was said since) adds nothing
+    again = subprocess.run([*lh_script(), "knowledge", "handoff-now", "--session", sid, "--again", "--wait"],
                            capture_output=True, text=True, timeout=rig.WAIT, check=False)
     assert again.returncode == 0, again.stderr
     rig.wait_workers_gone()

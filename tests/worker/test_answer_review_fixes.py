@@ -42,7 +42,9 @@ def _project(tmp_path):
 
 
 def _enqueue(payload: dict, event: str = "SessionEnd") -> None:
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, True))
+    """``event`` handoff-now: the session read whole again, as ``lh knowledge handoff-now --again`` asks."""
+    again = {queue.AGAIN: "1"} if event == "handoff-now" else {}
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, event, True), **again})
 
 
 def _jsonl(name: str, project) -> list[dict]:

@@ -51,7 +51,8 @@ def _texts() -> dict[str, str]:
 
 def _queue(sid: str, rollout: str, project: Path, event: str) -> None:
     payload = {"session_id": sid, "transcript_path": rollout, "cwd": str(project), "lh_agent": "codex"}
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, event != "Stop"))
+    again = {queue.AGAIN: "1"} if event == "handoff-now" else {}  # read whole again, as --again asks
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, event, event != "Stop"), **again})
 
 
 def test_a_later_turn_of_a_codex_session_corrects_its_own_learning(isolated_home, tmp_path, monkeypatch):

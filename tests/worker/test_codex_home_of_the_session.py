@@ -23,10 +23,11 @@ def _own_codex_home(home: Path, name: str = "work-codex") -> Path:
 
 def _queue_codex_session(project: Path, codex_home: Path | None, hook_env: dict, event: str = "SessionEnd") -> None:
     """The recorded rollout under ``codex_home`` queued as a Codex hook running with ``hook_env`` queues it
-    (``event`` handoff-now: read whole again, as ``lh knowledge handoff-now`` asks)."""
+    (``event`` handoff-now: read whole again, as ``lh knowledge handoff-now --again`` asks)."""
     sid, rollout = place_rollout(project, codex_home=codex_home)
     payload = {"session_id": sid, "transcript_path": rollout, "cwd": str(project), "lh_agent": "codex"}
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, True, hook_env))
+    again = {queue.AGAIN: "1"} if event == "handoff-now" else {}
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, event, True, hook_env), **again})
 
 
 def test_the_distill_call_runs_with_the_sessions_own_codex_home(isolated_home, tmp_path, monkeypatch):

@@ -47,7 +47,8 @@ def _start(project) -> str:
 
 def _distil_again(bin_dir, payload: dict, text: str, event: str = "Stop") -> None:
     fake_claude.control(bin_dir, mode="ok", answer=_answer(text))
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, event != "Stop"))
+    again = {queue.AGAIN: "1"} if event == "handoff-now" else {}  # read whole again, as --again asks
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, event, event != "Stop"), **again})
     assert run_worker().processed == 1
 
 

@@ -98,7 +98,7 @@ def test_handoff_now_reads_the_whole_session_again(isolated_home, fake, project)
     configure(isolated_home)
     payload = queue_session(project)
     run_worker()
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "handoff-now", True))
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, "handoff-now", True), queue.AGAIN: "1"})
     assert run_worker().processed == 1
     assert FIRST_PROMPT in _conversation(fake_claude.calls(fake)[-1]["stdin"])
 

@@ -86,7 +86,7 @@ def test_handoff_now_after_a_resume_leaves_the_hand_closed_item_closed(isolated_
     assert _item_state(mdir, hid) == (["open", "close"], False)
     # the whole re-read gives the first part's item again
     fake_claude.control(fake, mode="ok", answer=_answer(FIRST, SECOND))
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, "handoff-now", True))
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, "handoff-now", True), queue.AGAIN: "1"})
     assert run_worker().processed == 1
     assert FIRST_PROMPT in _conversation(fake)  # read whole
     assert _item_state(mdir, hid) == (["open", "close"], False)

@@ -322,7 +322,8 @@ def test_a_failed_redo_of_a_distilled_session_raises_no_alarm_and_keeps_its_mark
     assert queue.read_task(done)["outcome"] == "processed"
     distilled = queue.last_check(paths.queue_dir(), payload["session_id"])
     fake_claude.control(fake, mode="fail", code=7, stderr="Error: the answer stream broke off")
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, pipeline.WHOLE_SESSION_EVENT, True))
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, pipeline.WHOLE_SESSION_EVENT, True),
+                                      queue.AGAIN: "1"})
     loop.run()
     failed = [f for f in wait_finished(paths.queue_dir(), count=2) if "/failed/" in f]
     assert len(failed) == 1

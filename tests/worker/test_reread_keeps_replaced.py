@@ -22,7 +22,8 @@ NEW = "Move the billing jobs to SQLite"
 
 
 def _enqueue(payload: dict, event: str = "SessionEnd") -> None:
-    queue.enqueue(paths.queue_dir(), queue.task_fields(payload, event, True))
+    again = {queue.AGAIN: "1"} if event == "handoff-now" else {}  # read whole again, as --again asks
+    queue.enqueue(paths.queue_dir(), {**queue.task_fields(payload, event, True), **again})
 
 
 def _distill(bin_dir, payload: dict, answer: dict, event: str = "SessionEnd") -> None:

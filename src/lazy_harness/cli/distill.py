@@ -9,7 +9,7 @@ import time
 
 import click
 
-from lazy_harness import paths
+from lazy_harness import paths, queue
 from lazy_harness.cli.options import project_option
 from lazy_harness.errors import LhError
 
@@ -110,6 +110,7 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         fields["session_id"] = str(codex.get("id") or fields["session_id"])
     if whole:
         fields["event"] = pipeline.WHOLE_SESSION_EVENT
+        fields[queue.AGAIN] = "1"  # why: --whole is asked for: read whole even when nothing was said since
     # why: a transcript named on the command line is the user's own choice, so it may live anywhere
     outcome = pipeline.distill(fields, cfg, os.environ, dry_run=dry_run, trust=False)
     said = False
@@ -164,7 +165,6 @@ def _wait_for_the_other_call(reason: str, said: bool) -> None:
 def _record_check(session_id: str, outcome: Outcome) -> None:
     """The session's check mark, as the worker leaves one for a task (lh backfill and the Stop gates
     read it): without it, a session distilled here still looked never distilled."""
-    from lazy_harness import queue
     from lazy_harness.worker import one_task
 
     q = paths.queue_dir()

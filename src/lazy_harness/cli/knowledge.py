@@ -117,6 +117,28 @@ def _wait(q: str, name: str, session_id: str, timeout: float,
         time.sleep(POLL_SECONDS)
 
 
+def _held_whole(payload: dict) -> bool:
+    """Whether memory holds the whole session already: its cursor (worker/cursor.py) stands where nothing
+    was said after it. The worker checks again under the session's lock; this spares the queue and says
+    so at once."""
+    from lazy_harness.worker import cursor
+
+    path, sid = payload["transcript_path"], payload["session_id"]
+    offset = cursor.start(os.environ, sid, path)
+    agent = CODEX if payload.get(PAYLOAD_AGENT) == CODEX else "claude"
+    return bool(offset) and not cursor.said_since(path, offset, cursor.part_check(path, offset), agent)
+
+
+def _outcome(fields: dict) -> str:
+    """The finished task's reason, and for a session memory already held whole, what costs a call."""
+    from lazy_harness.worker.pipeline import NOTHING_NEW
+
+    reason = fields.get("reason", "")
+    if reason == NOTHING_NEW:
+        return f"{reason}: no model call (lh knowledge handoff-now --again reads the whole session again)"
+    return reason
+
+
 def _cap_reached(cfg: "Config") -> str:
     """Why a spend cap pauses the queue now ("" when none does), as the worker asks before each task."""
     from lazy_harness.cost import budget
@@ -200,17 +222,26 @@ def in_codex_sandbox(env: Mapping[str, str]) -> bool:
 @click.option("--project", "project", type=click.Path(file_okay=False), default=".",
               help="A folder of the repository (any worktree or subfolder) when --session is not given.")
 @click.option("--wait", "wait", is_flag=True, help="Wait for the worker and print what it wrote.")
-def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
+@click.option("--again", "again", is_flag=True, help="Read the whole session again even when nothing was said "
+                                                    "since it was last distilled (a model call).")
+def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -> None:
     """Queue the session for distillation now and start the worker: without Stop's debounce and growth
-    gates; the worker still skips a session shorter than compound_loop.min_user_chars or min_messages."""
+    gates; the worker still skips a session shorter than compound_loop.min_user_chars or min_messages,
+    and one with nothing said since it was last distilled, unless --again."""
     from lazy_harness import config
     from lazy_harness.queue import submit
 
     payload = _resolve(session_id, os.path.abspath(project))
     session_id, path, cwd = payload["session_id"], payload["transcript_path"], payload["cwd"]
     cfg = config.load_checked(os.environ)
+    if not again and _held_whole(payload):
+        from lazy_harness.worker.pipeline import NOTHING_NEW
+
+        click.echo(f"session {session_id}: {_outcome({'reason': NOTHING_NEW})}; nothing queued")
+        return
     try:
-        name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg)
+        name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg,
+                                       {spool.AGAIN: "1"} if again else None)
     except OSError as exc:
         if exc.errno in SANDBOX_ERRNOS and in_codex_sandbox(os.environ):
             where = f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc.strerror or exc)
@@ -237,7 +268,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool) -> None:
     if state == "waiting":
         raise LhError(f"task {spool.task_id(followed)} waits: {_cause(fields['wait_reason'])}; it stays queued and "
                       f"runs by itself {_when(fields)}", hint="lh queue; lh logs --worker")
-    click.echo(f"{state}: {fields.get('reason', '')}")
+    click.echo(f"{state}: {_outcome(fields)}")
     if fields.get("written"):
         click.echo(f"wrote: {fields['written']}")
     if state == "failed":

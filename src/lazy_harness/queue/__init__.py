@@ -36,8 +36,8 @@ The package, by what each part does (the names in ``__all__`` are read from here
 # that call fires see it and do nothing (defined in the package root: a hook reads it without the queue)
 from lazy_harness import WORKER_MARKER
 from lazy_harness.queue.task import (
-    DONE, FAILED, LOCK_NAME, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task, iso_now,
-    parse_task, queued_at, read_task, task_id)
+    AGAIN, DONE, FAILED, LOCK_NAME, OPEN, PENDING, PROCESSING, STATE, SUFFIX, TMP, ensure_layout, folder, format_task,
+    iso_now, parse_task, queued_at, read_task, task_id)
 
 
 TYPE_CHECKING = False
@@ -78,7 +78,7 @@ def __getattr__(name: str) -> object:
     return getattr(sys.modules[f"{__name__}.{part}"], name)
 
 __all__ = [
-    "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
+    "AGAIN", "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
     "REQUIRED", "SKIPPED", "STATE", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
     "acquire_worker_lock", "claim", "distill_trouble", "enqueue", "ensure_layout", "finish", "folder", "format_task",
     "gate", "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",

@@ -14,8 +14,8 @@ from lazy_harness.atomic import atomic_write, ensure_dir, held, lock, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of, state_file
 # why LOCK_NAME in task.py: the hooks' probe of the lock (queue/probe.py) needs it without this module
 from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, LOCK_NAME, OPEN, PENDING, PROCESSING,
-                                     STATE, SUFFIX, TMP, folder, format_task, iso_now, read_task, task_id,
-                                     tmp_path_for)
+                                     STATE, SUFFIX, TMP, folder, format_task, hand_over_ask, iso_now, read_task,
+                                     task_id, tmp_path_for)
 from lazy_harness.regular_file import open_regular
 
 MAX_INTERRUPTIONS = 5
@@ -264,8 +264,9 @@ def _hand_over_asked(queue: str, newer: str, fields: dict) -> None:
             data = read_task(path)
         except OSError:
             return  # gone meanwhile: replaced by a newer enqueue, which found no asked event to carry
-        if data.get("event") not in ASKED_EVENTS:
-            data["event"] = fields["event"]
+        before = dict(data)
+        hand_over_ask(fields, data)
+        if data != before:
             atomic_write(path, format_task(data))
     finally:
         os.close(fd)

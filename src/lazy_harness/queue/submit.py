@@ -33,17 +33,18 @@ def spawn_worker(env: Mapping[str, str] | None = None) -> int:
 
 
 def submit(payload: dict, event: str, forced: bool, env: Mapping[str, str] | None, now: float,
-           cfg: Config | None = None) -> tuple[str, str]:
+           cfg: Config | None = None, extra: Mapping[str, str] | None = None) -> tuple[str, str]:
     """Queue the session and start a worker. Returns (task name, decision text).
 
     ``payload`` holds ``session_id``, ``transcript_path`` and ``cwd`` (the session's own project
     folder). ``cfg``: the config the caller already loaded (``config.load_fast``); None loads it.
+    ``extra``: fields added to the task (``queue.AGAIN`` for ``lh knowledge handoff-now --again``).
     """
     if not payload.get("session_id") or not payload.get("transcript_path"):
         return "", "skipped: payload has no session_id or transcript_path"
     memory_path = None if cfg is None else (cfg["memory"]["path"] or "")
     q = paths.queue_dir(env)
-    name = enqueue(q, task_fields(payload, event, forced, env, memory_path), now)
+    name = enqueue(q, {**task_fields(payload, event, forced, env, memory_path), **(extra or {})}, now)
     try:
         spawned = f"worker pid {spawn_worker(env)}"
     except OSError as exc:

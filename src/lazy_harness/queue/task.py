@@ -32,7 +32,19 @@ TRANSCRIPTS = "transcripts"
 # retry``): a Stop or SessionEnd task that replaces one of these keeps its event, or what was asked
 # is lost (the whole re-read became "nothing new since the last distillation")
 ASKED_EVENTS = ("handoff-now", "retry")
+# ``lh knowledge handoff-now --again``: the session re-read whole even when nothing was said since it was
+# last distilled (without it, that handoff-now makes no model call: ADR 0074)
+AGAIN = "again"
 LOCK_NAME = ".worker.lock"  # the worker's single-instance lock (queue/consume.py takes it), never deleted
+
+
+def hand_over_ask(old: dict, data: dict) -> None:
+    """What the person asked of task ``old`` (its event in ``ASKED_EVENTS``, and ``AGAIN``), given to
+    ``data``, a later task of the session that takes its place, unless ``data`` is an ask of its own."""
+    if old.get("event") in ASKED_EVENTS and data.get("event") not in ASKED_EVENTS:
+        data["event"] = old["event"]
+        if old.get(AGAIN):
+            data[AGAIN] = old[AGAIN]
 
 
 def agent_of(payload: dict) -> str:

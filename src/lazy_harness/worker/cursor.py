@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 CHECK_BYTES = 4096
 LAST_BLOCK = 64 * 1024
 LAST_SCAN_BYTES = 16 * 1024 * 1024  # looked back from an offset for the last record's uuid
+SAID_SINCE_BUDGET = 20_000  # characters read past a failed part to see whether anything was said
 COVERED = ".covered"
 EARLIER = "[the conversation before this point was distilled earlier; its memory is listed above]\n"
 
@@ -150,6 +151,26 @@ def position(session_id: str, path: str, offset: int, now: float) -> dict | None
         return None
     return {"session_id": session_id, "path": path, "offset": offset, "check": check, "at": now,
             "last": _last_uuid(path, offset)}
+
+
+def part_check(path: str, offset: int) -> str:
+    """The check of the transcript's first ``offset`` bytes as :func:`said_since` compares it ('' when
+    the file is shorter or unreadable)."""
+    return _check(path, offset) or ""
+
+
+def said_since(path: str, offset: int, check: str, agent: str = "claude") -> bool:
+    """Whether the session said anything after ``offset``, the end of a part read when the transcript's
+    :func:`part_check` was ``check``: a user or assistant entry past it. True too when the file no longer
+    holds those bytes (rewritten, replaced) or cannot be read: only a sure "nothing" is False."""
+    from lazy_harness.errors import LhError
+
+    if offset <= 0 or not check or _check(path, offset) != check:
+        return True
+    try:
+        return bool(read_view(path, SAID_SINCE_BUDGET, offset, agent).entries)
+    except (OSError, LhError):
+        return True
 
 
 def catch_up(env: Env | None, moved: dict) -> bool:

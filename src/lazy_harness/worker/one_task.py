@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
     from lazy_harness.worker.pipeline import Outcome
 
+# The part a model failure read, kept in its failed/ record: "<offset> <check>" (worker/cursor.py part_check)
+FAILED_PART = "failed_part"
 _CHECK = {"processed": queue.DISTILLED, "skipped": queue.SKIPPED, "failed": queue.ERROR}
 
 
@@ -56,6 +58,8 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
     fields.update(_result_fields(outcome))
     if outcome.attempts:
         fields["attempts"] = str(outcome.attempts)
+    if outcome.status == "failed" and outcome.read_to:
+        _keep_failed_part(fields, outcome.read_to)
     if outcome.status == "waiting":  # spend, the API, no room: back to the queue, not failed (ADR 0013, 0021)
         return _requeue(q, name, fields, outcome, cfg, env)
     mark = _check_mark(q, fields, outcome, repeated)
@@ -265,11 +269,34 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
     # queued after it would die five times more
     model_failed = reason.startswith("model call failed") and llm.cause_said(reason) not in llm.TEMPORARY
     if (previous.get("session_id") != sid or previous.get("session_jsonl") != transcript
-            or not (model_failed or reason == "poison")
-            or previous.get("transcript_mtime") != repr(last[0]) or _mtime(transcript) != last[0]):
+            or not (model_failed or reason == "poison") or not _nothing_said_since(previous, last, fields)):
         return None
-    return pipeline.Outcome("skipped", "this transcript already failed to distill and is unchanged since "
-                            "(lh queue retry --failed tries again)", last[0])
+    # why the transcript's mtime now: the idle sweep must not queue it again for records that say nothing
+    return pipeline.Outcome("skipped", "this transcript already failed to distill and nothing was said since "
+                            "(lh queue retry --failed tries again)", _mtime(transcript) or last[0])
+
+
+def _nothing_said_since(previous: dict, last: tuple[float, str], fields: dict) -> bool:
+    """Whether the session said nothing since the failed task ``previous`` read it: the transcript is as it
+    was then, or all it gained past the part read are records that are no conversation (what Claude Code
+    writes after a turn: the Stop hooks' summary, the turn's duration, its cost; ADR 0074)."""
+    from lazy_harness.worker import cursor
+    from lazy_harness.worker.task_trust import agent_of
+
+    transcript = fields.get("session_jsonl", "")
+    if previous.get("transcript_mtime") == repr(last[0]) and _mtime(transcript) == last[0]:
+        return True
+    offset, _, check = previous.get(FAILED_PART, "").partition(" ")
+    return offset.isdigit() and not cursor.said_since(transcript, int(offset), check, agent_of(fields))
+
+
+def _keep_failed_part(fields: dict, read_to: int) -> None:
+    """Note in the failed task's record where the part it read ends, and that part's check."""
+    from lazy_harness.worker import cursor
+
+    check = cursor.part_check(fields.get("session_jsonl", ""), read_to)
+    if check:
+        fields[FAILED_PART] = f"{read_to} {check}"
 
 
 def _mtime(path: str) -> float | None:

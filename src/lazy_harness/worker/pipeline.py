@@ -50,6 +50,7 @@ class Outcome:
     storage: bool = False  # status "waiting" for room to write (worker/storage.py)
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
     waited: float | None = None  # seconds it waited for another distillation of the session (worker/cursor.py)
+    read_to: int = 0  # status "failed" by the model: where the part it read ends (worker/one_task.py, ADR 0074)
 
 
 def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, now: float, log: Log) -> None:
@@ -199,11 +200,10 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
     """The part of the session's transcript not distilled yet (the whole of it for handoff-now), once
     the Stop's turn is in it: (path, mtime, offset read from, view), or a skip when there is none."""
     from lazy_harness.queue import retain
-    from lazy_harness.worker import cursor, transcript
+    from lazy_harness.worker import transcript
 
     sid = fields.get("session_id", "")
     path = retain.source(paths.queue_dir(env), sid, fields["session_jsonl"])  # deleted: the kept link
-    agent = agent_of(fields)
     if fields.get(queue.TURN):  # a Stop task: its turn may not be in the transcript yet (worker/turn.py)
         _wait_for_turn(path, fields[queue.TURN], log, fields.get("timestamp"))
     try:
@@ -211,10 +211,8 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
     except OSError:
         return Outcome("skipped", "no transcript: the session ended before anything was typed (Claude Code writes "
                                   "none until the first prompt), or its file was deleted since")
-    # only the conversation after what was distilled; `lh knowledge handoff-now` asks for the whole
-    offset = 0 if fields.get("event") == WHOLE_SESSION_EVENT else cursor.start(env, sid, path)
     try:
-        view = cursor.read_view(path, int(loop["transcript_budget_chars"]), offset, agent)
+        offset, view = _part_to_read(fields, path, int(loop["transcript_budget_chars"]), env)
     except transcript.TranscriptError as exc:
         return Outcome("skipped", f"unreadable transcript: {exc.message}", mtime)
     if view.copied_from and sid:  # a fork: the hooks leave its parents' entries out (memory/lineage.py)
@@ -225,6 +223,20 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
         except OSError as exc:
             log(f"fork's parents not recorded: {exc}")
     return path, mtime, offset, view
+
+
+def _part_to_read(fields: dict, path: str, budget: int, env: Env | None) -> tuple[int, View]:
+    """(offset, view): only the conversation after what was distilled. ``lh knowledge handoff-now`` asks
+    for the whole session, once something was said since it was last distilled, or always with
+    ``--again`` (``queue.AGAIN``): a second one with nothing new makes no model call (ADR 0074)."""
+    from lazy_harness.worker import cursor
+
+    agent = agent_of(fields)
+    offset = cursor.start(env, fields.get("session_id", ""), path)
+    view = cursor.read_view(path, budget, offset, agent)
+    if fields.get("event") == WHOLE_SESSION_EVENT and offset and (view.entries or fields.get(queue.AGAIN) == "1"):
+        offset, view = 0, cursor.read_view(path, budget, 0, agent)
+    return offset, view
 
 
 def _not_worth_distilling(fields: dict, loop: CompoundLoopConfig, view: View, offset: int, mtime: float,
@@ -293,7 +305,7 @@ def _ask(text: str, cfg: Config, env: Env | None, sleep: Sleep, log: Log, meta: 
     except ModelError as exc:
         n = getattr(exc, "attempts", 1)
         return Outcome("failed", f"model call failed {n} time(s): {exc}", mtime,
-                       prompt=text, error_text=str(exc), attempts=n, read=seen)
+                       prompt=text, error_text=str(exc), attempts=n, read=seen, read_to=int(meta.get("read_to") or 0))
 
 
 def _checked_answer(raw: object, extra: tuple[str, ...], log: Log) -> tuple[dict, list[str]]:

@@ -175,7 +175,7 @@ def _hand_over_the_ask(q: str, newer: str, data: dict, now: float) -> None:
     as ``queue.enqueue`` does for a task it replaces. The caller holds the session's lock, which every
     writer of its pending task takes."""
     from lazy_harness.queue.produce import carry_wait
-    from lazy_harness.queue.task import ASKED_EVENTS
+    from lazy_harness.queue.task import ASKED_EVENTS, hand_over_ask
 
     path = os.path.join(q, newer)
     try:
@@ -187,8 +187,7 @@ def _hand_over_the_ask(q: str, newer: str, data: dict, now: float) -> None:
         # why: dropped, a call that always times out (or a usage limit) began afresh with each turn
         # queued during its call, and never reached max_attempts
         carry_wait(data, fields, now)
-        if data.get("event") in ASKED_EVENTS:
-            fields["event"] = data["event"]
+        hand_over_ask(data, fields)
     if fields != before:
         atomic_write(path, queue.format_task(fields))
 
