@@ -67,7 +67,8 @@ def test_a_session_end_after_the_stop_task_failed_its_tries_pays_nothing_again(i
     assert _distill_calls(fake) == 3  # was 6: three more paid calls on the same conversation
     [done] = tasks("done")
     assert "already failed" in done["reason"] and "lh queue retry" in done["reason"]
-    assert queue.last_check(paths.queue_dir(), SID)[1] == queue.ERROR
+    # checked as the transcript is now: the idle sweep does not queue it again for those records
+    assert queue.last_check(paths.queue_dir(), SID) == (os.stat(payload["transcript_path"]).st_mtime, queue.ERROR)
     fake_claude.control(fake, mode="ok", answer=fake_claude.DEFAULT_ANSWER)
     _retry_failed(monkeypatch)  # the person asks again: it pays, and writes all once
     assert run_worker().processed == 1 and _distill_calls(fake) == 4
