@@ -300,7 +300,7 @@ def test_handoff_now_adds_to_the_open_items_from_the_newest_interactive_session(
 
     home.standin.script.structured = LATER_ANSWER
     seen = len(home.standin.log.of_kind(STRUCTURED))
-    # why --again: nothing was said since SessionEnd distilled it; without it no call is made (ADR 0074)
+    # why --again: nothing was said since SessionEnd distilled it; without it no call is made (ADR 0075)
     proc = home.lh("knowledge", "handoff-now", "--again", "--wait")
     home.wait_idle()
 

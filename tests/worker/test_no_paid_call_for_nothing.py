@@ -1,6 +1,6 @@
 """Model calls that buy nothing: a session part that failed its tries is not paid for again by its
 SessionEnd (Claude Code's own records after a turn are no new conversation), and a second
-``lh knowledge handoff-now`` with nothing said since the first makes no call unless asked (ADR 0074)."""
+``lh knowledge handoff-now`` with nothing said since the first makes no call unless asked (ADR 0075)."""
 
 import json
 import os

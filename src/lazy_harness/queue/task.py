@@ -33,7 +33,7 @@ TRANSCRIPTS = "transcripts"
 # is lost (the whole re-read became "nothing new since the last distillation")
 ASKED_EVENTS = ("handoff-now", "retry")
 # ``lh knowledge handoff-now --again``: the session re-read whole even when nothing was said since it was
-# last distilled (without it, that handoff-now makes no model call: ADR 0074)
+# last distilled (without it, that handoff-now makes no model call: ADR 0075)
 AGAIN = "again"
 LOCK_NAME = ".worker.lock"  # the worker's single-instance lock (queue/consume.py takes it), never deleted
 

@@ -279,7 +279,7 @@ def _failed_before(q: str, fields: dict) -> Outcome | None:
 def _nothing_said_since(previous: dict, last: tuple[float, str], fields: dict) -> bool:
     """Whether the session said nothing since the failed task ``previous`` read it: the transcript is as it
     was then, or all it gained past the part read are records that are no conversation (what Claude Code
-    writes after a turn: the Stop hooks' summary, the turn's duration, its cost; ADR 0074)."""
+    writes after a turn: the Stop hooks' summary, the turn's duration, its cost; ADR 0075)."""
     from lazy_harness.worker import cursor
     from lazy_harness.worker.task_trust import agent_of
 

@@ -50,7 +50,7 @@ class Outcome:
     storage: bool = False  # status "waiting" for room to write (worker/storage.py)
     read: str = ""  # what was read of the transcript (View.describe), for worker.log
     waited: float | None = None  # seconds it waited for another distillation of the session (worker/cursor.py)
-    read_to: int = 0  # status "failed" by the model: where the part it read ends (worker/one_task.py, ADR 0074)
+    read_to: int = 0  # status "failed" by the model: where the part it read ends (worker/one_task.py, ADR 0075)
 
 
 def _migrate(fields: dict, memory_dir: str, memory_root: str, env: Env | None, now: float, log: Log) -> None:
@@ -228,7 +228,7 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
 def _part_to_read(fields: dict, path: str, budget: int, env: Env | None) -> tuple[int, View]:
     """(offset, view): only the conversation after what was distilled. ``lh knowledge handoff-now`` asks
     for the whole session, once something was said since it was last distilled, or always with
-    ``--again`` (``queue.AGAIN``): a second one with nothing new makes no model call (ADR 0074)."""
+    ``--again`` (``queue.AGAIN``): a second one with nothing new makes no model call (ADR 0075)."""
     from lazy_harness.worker import cursor
 
     agent = agent_of(fields)
