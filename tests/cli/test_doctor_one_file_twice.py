@@ -4,6 +4,8 @@ repeated word for word, but runs two different ones both: that event ran twice, 
 listed the event twice among the others. Now it names the event and what to run."""
 
 import json
+import os
+import sys
 
 from lazy_harness import settings
 from tests.cli.lhrun import invoke
@@ -11,6 +13,9 @@ from tests.cli.lhrun import invoke
 
 def test_doctor_names_an_event_whose_two_different_commands_both_run(isolated_home, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    # why: doctor weighs only commands that can start; lh-hook is installed beside this interpreter,
+    # which is on PATH only in an activated environment
+    monkeypatch.setenv("PATH", f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}")
     target = isolated_home / ".claude" / "settings.json"
     assert invoke("hooks", "install", "--write-settings").code == 0
     data = json.loads(target.read_text())
