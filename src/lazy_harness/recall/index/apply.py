@@ -1,7 +1,5 @@
-"""Putting entries into the index and taking them out: one step of a refresh plan (``store.refresh_within``
-plans; this applies), the entries and their word lists in the same transaction (ADR 0049), and the
-lists made whole again where removals left them short. The writer's side: never on the prompt hook's path.
-"""
+"""Putting entries into the index and taking them out, one step of a refresh plan at a time, the entries
+and their word lists in one transaction (ADR 0049). The writer's side: never on the prompt hook's path."""
 
 from __future__ import annotations
 
@@ -40,20 +38,17 @@ def _drop(conn: Connection, unit: str, pending: Pending) -> None:
 
 
 def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> set[int]:
-    """Index ``entries`` of ``unit`` in memory folder ``mdir`` (the learnings: ""): their rows, their
-    texts' vector keys and their word lists (in ``pending``), in the caller's transaction. Returns
-    their rowids."""
+    """Index ``entries`` of ``unit`` in ``mdir`` (the learnings: ""), in the caller's transaction; their
+    rowids."""
     if not entries:
         return set()
     for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
         e.update({k: no_surrogates(v) for k, v in e.items() if isinstance(v, str)})
-    # why: rowids handed out here let the tables be filled by one executemany each (a statement
-    # per row cost 1 ms per 100 entries); the write lock is held. Never a rowid handed out before,
-    # even after a delete: what was indexed after a point has a higher rowid (``lookup.last_rowid``)
+    # why rowids handed out here: one executemany per table (a statement a row cost 1 ms per 100); never
+    # one handed out before: what was indexed later has a higher rowid
     first = lookup.last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
-    # why: the hold check's verdict on the text the prompt hook would inject, made once here (its
-    # rules cost tens of milliseconds to compile), read by the hook with the entry (recall/prompt/admit.py)
+    # why the hold check's verdict here: its rules cost the hook tens of milliseconds to compile
     conn.executemany(f"INSERT INTO entry(rowid, {COLUMNS}) VALUES ({','.join('?' * 22)})",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
@@ -62,8 +57,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
                        e.get("claim", sources.KEPT), e.get("twin", ""))
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
-    # why: in the same transaction as the rows: a search finds an entry as soon as it is committed,
-    # and a build killed between two parts leaves every committed part searchable
+    # why in the rows' transaction: a build killed between two parts leaves each committed part searchable
     lexical_write.add(conn, mdir, [(first + n, e["title"], e["body"], e["tags"]) for n, e in enumerate(entries)],
                       pending)
     _count(conn, len(entries))
@@ -71,9 +65,8 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
 
 
 def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending) -> tuple[int, bool]:
-    """Carry out one step of a plan, or its first ``budget`` lines (a JSONL file read in parts: a
-    build stopped between two parts goes on from where the last one ended). Returns (entries
-    (re)indexed, whether the step is done). ``pending``: the word lists' updates of the transaction."""
+    """Carry out one step of a plan, or its first ``budget`` lines: (entries (re)indexed, whether the step
+    is done)."""
     action, unit = step[0], step[1]
     done, row = True, (unit, step[-1], 0, 0, "")  # a step read whole: its stamp is its last item
     if action == "folder":
@@ -89,12 +82,10 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
         return 0, True
     if action == "jsonl":
         _, path, mdir, kind, stamp, offset, lines, size = step
-        # why: up to the size the stamp was taken at: a line appended since is read next time, from
-        # here, instead of the stamp not matching what was read and the whole file being read again
+        # why up to the stamp's size: a line appended since is read next time, from here
         entries, hidden, end, read = sources.read_jsonl(path, kind, offset, lines, size, max_lines=budget)
         done = end == 0 or end >= size or read - lines < budget
-        # why: a part read so far keeps the file's inode but not its stamp, so the next plan sees the
-        # file stale and, its head unchanged, reads on from ``end``
+        # why: a part keeps the inode but not the stamp: the next plan reads on from ``end``
         row = (unit, stamp if done else stamp.split(":")[0] + ":partial", end, read, sources.check(path, end))
     elif action == "handoff":
         mdir, entries = step[2], sources.read_handoff(step[2])[1]
@@ -105,8 +96,7 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
     if action != "handoff":  # why not a handoff: its store keeps one item per id
         settle(conn, unit if action == "jsonl" else None, before | {e["id"] for e in entries}, fresh, pending)
     if action != "jsonl":
-        # why: a forgotten handoff item or an inactive learning is kept (lh memory search lists it,
-        # labelled) but hidden like a marked entry; by its id as ``_insert`` made it storable
+        # why: a forgotten item or an inactive learning is kept (lh memory search lists it) but hidden
         hidden = [e["id"] for e in entries if e.get("status", "active") != "active"]
     conn.executemany("INSERT INTO hidden(unit, id, mdir) VALUES (?,?,?)", [(unit, h, mdir) for h in hidden])
     conn.execute("INSERT OR REPLACE INTO source VALUES (?,?,?,?,?)", row)
@@ -114,10 +104,8 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
 
 
 def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[int], pending: Pending) -> None:
-    """Of the entries carrying each of ``eids`` (those of ``unit``, a JSONL file; None: the learnings,
-    where files of one id and title are one learning), let the one every reader shows stand
-    (``sources.standing``) and set the others aside, in the caller's transaction. An id carried by one
-    entry just indexed (``fresh``: its rowid), the usual case, costs one look-up."""
+    """Of the entries carrying each of ``eids`` (of ``unit``; None: the learnings), let the one every
+    reader shows stand (``sources.standing``) and set the others aside."""
     head, where = ([unit], "unit=?") if unit is not None else ([], "kind='learning'")
     sql = f"SELECT rowid, id, twin, claim, aside, unit, line, kind, title FROM entry WHERE {where} AND id IN ({{}})"
     groups: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
@@ -130,8 +118,7 @@ def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[i
 
 
 def _collided_apart(groups: list[list[tuple[Any, ...]]]) -> list[list[tuple[Any, ...]]]:
-    """``groups`` with each group of lines whose different summaries both hash to its id
-    (``standing.collided``: two entries, not one edited) split into one group per line."""
+    """``groups`` with a group of lines whose different summaries hash to one id split, one group per line."""
     from lazy_harness.memory import standing
 
     out: list[list[tuple[Any, ...]]] = []
@@ -142,10 +129,8 @@ def _collided_apart(groups: list[list[tuple[Any, ...]]]) -> list[list[tuple[Any,
 
 
 def _stand(conn: Connection, rows: list[tuple[Any, ...]], pending: Pending) -> None:
-    """Put the entries ``rows`` of one id (in the order written) in again under new rowids: the one
-    that stands with its texts' vector keys and, in the word lists, its words and those of the copies
-    it stands for (a search by the words of an older copy finds the entry, as it is now); the others
-    set aside, in neither. why new rowids: a rowid's text never changes (``lookup.keep_docs``)."""
+    """Put the entries ``rows`` of one id in again under new rowids (a rowid's text never changes): the one
+    that stands with its vector keys and the words of the copies it stands for; the others set aside."""
     at, kept = sources.standing([r[3] for r in rows])
     old = [r[0] for r in rows]
     lexical_write.remove(conn, old, pending)
@@ -167,8 +152,7 @@ def _stand(conn: Connection, rows: list[tuple[Any, ...]], pending: Pending) -> N
 
 
 def remake_short(conn: Connection) -> int:
-    """Make anew, each in one transaction, the word lists of every scope that removals left short
-    (``lexical_build.due``); returns how many."""
+    """Make anew, each in one transaction, the word lists removals left short; how many."""
     scopes = lexical_build.due(conn)
     for scope in scopes:
         lexical_build.remake(conn, scope)

@@ -1,7 +1,5 @@
-"""A scope's word lists made whole again from its entries' words, in one transaction, when removals
-left lists short (``lexical_write.remove`` counts them). Until it commits, searches read the old
-lists (WAL mode): a scope is never unsearchable. Run by the index's writer, not by a hook.
-"""
+"""A scope's word lists made whole again from its entries' words, in one transaction, when removals left
+them short; until it commits searches read the old lists (WAL). Run by the index's writer."""
 
 from __future__ import annotations
 
@@ -16,9 +14,8 @@ REMAKE_SHARE = 4  # a scope's lists are made anew once they lost a place per thi
 
 
 def due(conn: Connection) -> list[str]:
-    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` of their entries (files rewritten
-    by hand or by a sync, learnings edited again and again); a remake costs about a second per
-    thousand entries."""
+    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` of their entries (a remake: about a
+    second per thousand)."""
     sql = "SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs"
     return [s for (s,) in conn.execute(sql, (REMAKE_SHARE,))]
 
@@ -48,8 +45,7 @@ def _lists(conn: Connection, scope: str) -> None:
     df_get, floor_get, best_get, cap = df.get, floor.get, best.get, 2 * lookup.CHAMPIONS
     rows = conn.execute("SELECT rowid, len, toks FROM lex_doc WHERE scope=? ORDER BY rowid", (scope,))
     for rowid, dl, toks in rows:
-        # why: the impact depends on the weighted frequency alone within an entry, which takes a
-        # few values (1, 2, 3, ...): computed once each (this loop is most of a build's time)
+        # why: within an entry the impact depends on the weighted frequency alone: computed once each
         tail = lexical_write.MAX_ROWID - rowid
         shifted: dict[float, int] = {}
         for key, f in lexical_keys.weighted(lexical_keys.split(toks)).items():

@@ -1,18 +1,6 @@
-"""The word lists' keys, the same at write and at query time, and the lists' encoding (write side only:
-a search reads the lists with ``lookup.columns``).
-
-Keys (ADR 0049: the words as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes them,
-so the lists find what FTS5 found):
-  ``word``      a run of letters and digits, lower-cased, folded and Porter-stemmed (``porter``):
-                "Readers" is ``reader``; camelCase words are in the tags column already
-  ``pref*``     the first 4, 5 and 6 characters of every stemmed word at least that long: the prefix
-                alternatives of a group (``"connec"*``) are one list each, no range scan
-  ``w1 w2``     a multi-word related term of ``terms.GROUPS`` ("sign-in") where its stemmed words
-                stand next to each other (FTS5's phrase)
-
-A list: rowids (int32) then impacts (uint16, BM25's term-frequency part times ``lookup.QSCALE``),
-best first (impact desc, rowid asc).
-"""
+"""The word lists' keys, the same at write and query time (ADR 0049): ``word`` (folded, Porter-stemmed),
+``pref*`` (the first 4, 5 and 6 characters of each stemmed word), ``w1 w2`` (a multi-word related term of
+``terms.GROUPS`` as a phrase); and the lists' encoding: rowids (int32) then impacts (uint16), best first."""
 
 import functools
 import re

@@ -1,17 +1,7 @@
-"""The word lists' write side: their tables, and entries put in and taken out of the lists.
-
-Tables (in the index's database):
-  lex_scope   docs/tokens: the scope's entries and their words; avgdl: the average length the list
-              impacts were computed with; short: entries lost from lists that were not complete
-  lex_doc     an entry's words per column (title, body, tags: one line each), for exact scoring
-              and for removing it
-  lex_key     df: entries of the scope holding the key; list: the best ``CHAMPIONS`` of them by
-              BM25's term-frequency part
-  lex_total   df summed over the scopes (BM25's idf)
-
-An entry is put in its lists in the transaction that indexes it (ADR 0049): a search finds what was
-committed, and a scope is always searchable (``lookup.search``). Run by the index's writer, not a hook.
-"""
+"""The word lists' write side (the index's writer, not a hook): ``lex_scope`` (a scope's entries, words,
+average length, entries lost from lists not complete), ``lex_doc`` (an entry's words per column),
+``lex_key`` (a key's df and its best ``CHAMPIONS``), ``lex_total`` (df over the scopes). An entry goes into
+its lists in the transaction that indexes it (ADR 0049)."""
 
 from __future__ import annotations
 
@@ -50,9 +40,8 @@ def update_totals(conn: Connection, delta: dict[str, int]) -> None:
 
 
 def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending) -> None:
-    """Index ``docs`` (rowid, title, body, tags) in ``scope``, replacing a rowid already indexed, in
-    the caller's transaction (``BEGIN IMMEDIATE``): it commits them with the entries themselves, after
-    ``flush`` put every entry of ``pending`` in its lists at once."""
+    """Index ``docs`` (rowid, title, body, tags) in ``scope``, replacing a rowid already indexed; ``flush``
+    puts them in their lists, in the caller's transaction."""
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
         raise ValueError(f"lexical index: rowid out of range 1..{MAX_ROWID}")
     old = lookup.rows_in(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
@@ -66,8 +55,8 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
 
 
 def flush(conn: Connection, pending: Pending) -> None:
-    """Put the entries ``add`` left in ``pending`` into their lists, df and counts, in the caller's
-    transaction (one merge per key for a whole part of a build: entry by entry cost as much again)."""
+    """Put the entries ``add`` left in ``pending`` into their lists, df and counts (one merge per key for a
+    whole part of a build: entry by entry cost as much again)."""
     for scope, parsed in pending.items():
         if not parsed:
             continue
@@ -80,8 +69,7 @@ def flush(conn: Connection, pending: Pending) -> None:
             avgdl = max(1.0, (n_tokens + added) / (n_docs + len(parsed)))
         fresh: dict[str, list[tuple[int, int]]] = {}
         for rowid, dl, cols in parsed:
-            # why: within an entry the impact depends on the weighted frequency alone, which takes a
-            # few values (1, 2, 3, ...): computed once each
+            # why: within an entry the impact depends on the weighted frequency alone: computed once each
             seen: dict[float, int] = {}
             for key, f in lexical_keys.weighted(cols).items():
                 q = seen.get(f)
@@ -96,9 +84,8 @@ def flush(conn: Connection, pending: Pending) -> None:
 
 
 def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
-    """Insert new (impact, rowid) entries into the scope's lists, keeping each list the best of its
-    key: an entry ranking after the last of a list that is full or not complete stays out (better
-    ones may have been left out of it before)."""
+    """Insert new (impact, rowid) entries into the scope's lists, each kept the best of its key (one
+    ranking after the last of a list full or not complete stays out)."""
     known = {k: (df, blob) for k, df, blob in lookup.rows_in(conn, _LISTS, list(fresh), scope)}
     out = []
     cap, rank = lookup.CHAMPIONS, lexical_keys.rank
@@ -109,8 +96,7 @@ def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]
             continue
         n = len(blob) // 6
         if n and (n < df or n >= cap):
-            # why: filtered before the list is decoded: in a first build most keys' lists are full,
-            # and most new entries rank after their last
+            # why filtered before decoding: in a first build most lists are full and most new entries after
             ids, qs = lookup.columns(blob)
             last = (-qs[n - 1], ids[n - 1])
             new = [e for e in new if rank(e) < last]
@@ -123,9 +109,8 @@ def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]
 
 
 def _insert_one(blob: bytes, df: int, entry: tuple[int, int]) -> bytes:
-    """``blob`` with one more (impact, rowid) entry where it ranks, by slicing bytes (decoding and
-    sorting a list of 400 cost 50 us a key, 11 ms for one entry's 220 keys); unchanged when it
-    ranks after the last of a full list or of one that is not complete."""
+    """``blob`` with one more (impact, rowid) where it ranks, by slicing bytes (decoding and sorting cost
+    11 ms for one entry's 220 keys); unchanged when it ranks after the last of a full or not complete list."""
     n = len(blob) // 6
     ids, qs = lookup.columns(blob)
     q, r = entry
@@ -162,9 +147,8 @@ def _without(blob: bytes, gone: set[int]) -> tuple[bytes, int]:
 
 
 def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) -> None:
-    """Drop entries from the index (unknown rowids are ignored); the caller holds the write lock.
-    Lists stay the best of what remains; a list that was not complete gets shorter (counted in
-    ``lex_scope.short`` for ``lexical_build``). An entry still in ``pending`` only loses its words."""
+    """Drop entries from the index (unknown rowids ignored; one still in ``pending`` only loses its words);
+    a list not complete gets shorter (``lex_scope.short``, for ``lexical_build``)."""
     if pending:
         gone = set(rowids)
         for scope, parsed in pending.items():
@@ -191,8 +175,7 @@ def remove(conn: Connection, rowids: list[int], pending: Pending | None = None) 
 
 
 def _drop(conn: Connection, scope: str, lose: dict[str, set[int]]) -> int:
-    """Take the entries of ``lose`` (key -> rowids) out of the scope's lists; returns how many left a
-    list that was not complete."""
+    """Take the entries of ``lose`` (key -> rowids) out of the lists; how many left a list not complete."""
     short, out, empty = 0, [], []
     for k, df, blob in lookup.rows_in(conn, _LISTS, list(lose), scope):
         left = df - len(lose[k])

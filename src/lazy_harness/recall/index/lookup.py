@@ -1,11 +1,7 @@
-"""Reading the index: the entries a prompt's words reach, their provenance, the counts kept in ``meta``.
-
-One search by words (ADR 0049): ``search`` (``candidates`` adds the entries' rows) sums the bounded
-word lists of the prompt's keys (``lexical_keys``), then rescores its best candidates exactly as FTS5's
-bm25 with the porter tokenizer would, so the strength bar keeps its meaning (when that is FTS5's answer
-exactly, and its cost: docs/how/recall.md, "How selection works"). On the prompt hook's path: top-level
-imports are cheap builtins, ``terms``, ``porter`` and ``vectors``; the connection comes from the caller.
-"""
+"""Reading the index: the entries a prompt's words reach (ADR 0049), their provenance, the counts in
+``meta``. ``search`` sums the bounded word lists of the prompt's keys, then rescores its best candidates
+exactly as FTS5's bm25 with the porter tokenizer would (docs/how/recall.md, "How selection works"). On the
+prompt hook's path: the connection comes from the caller."""
 
 from __future__ import annotations
 
@@ -28,31 +24,24 @@ if TYPE_CHECKING:
     Alt = tuple[int, str, str, tuple[str, ...]]  # (group, kind, key, words) of one alternative
     Doc = tuple[int, str]  # an entry's length, its columns spaced: " title \n body \n tags "
 
-# why: measured (benchmarks/bench_lexical.py) at 18,000 entries, for a pool of 60: 400 a list, twice the
-# pool rescored, hold 0.72 of the exact top-60 and 0.88 of the top-10 (0.99 of its BM25: the misses are
-# near ties); 200 hold 0.60 and 0.78 for about a millisecond less; four times the pool rescored, 0.83 and
-# 0.94 for as much again as the whole search. At 100,000 entries 0.40 and 0.56: the lists do not grow,
-# by design. The pool is 30 now (rank.POOL): 0.63 of the exact top-30, 0.76 of the top-10 (0.98 of its
-# BM25), against 0.82 of the top-10 rescoring 120 on the same 60 prompts; what the prompts get did not
-# move (ADR 0049, "Later")
+# why: measured (benchmarks/bench_lexical.py, ADR 0049 "Later"): at 18,000 entries and a pool of 30 they
+# hold 0.76 of the exact top-10 (0.98 of its BM25); rescoring more cost as much as the whole search
 CHAMPIONS = 400  # entries kept per key and scope
 RESCORE = 2  # candidates rescored exactly: this many times the pool asked for
 K1, B = 1.2, 0.75
 QSCALE = 65535 / (K1 + 1.0)  # an impact (below k1 + 1) as a 16-bit integer
 COLUMNS = "e.rowid, e.id, e.kind, e.origin, e.scope, e.file, e.line, e.ts, e.title, e.detail, e.mdir, e.uncued"
 FIELD_WEIGHTS = (3.0, 1.0, 2.0)  # title (summary), body, tags: the word lists' impacts and scores
-# the condition that leaves out what is hidden (an entry of table ``e``, ``candidates``): a row of its own
-# file (a learning's status, a forgotten handoff item); a marker of its memory folder (why not of any: two
-# projects can hold one decision or failure id, it comes from the summary); for a learning, a marker of any
-# folder (it is one file whichever project sees it). why not another learning file's status (mdir ''): a
-# hand copy of the id, set aside, would hide the copy that stands (ADR 0059)
+# what hides an entry ``e``: a row of its own file; a marker of its memory folder (why not of any: two
+# projects can hold one decision id), or of any folder for a learning. why not another learning file's
+# status: a hand copy of the id, set aside, would hide the copy that stands (ADR 0059)
 VISIBLE = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.unit = e.unit"
            " OR h.mdir <> '' AND (h.mdir = e.mdir OR e.kind = 'learning')))")
 
 
 def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
-    """The first ``n`` (all) rowids and impacts of a list, read in place: a list is its rowids (int32)
-    then their impacts (uint16), best first (impact desc, rowid asc)."""
+    """The first ``n`` (all) rowids and impacts of a list, read in place: its rowids (int32) then impacts
+    (uint16)."""
     total = len(blob) // 6
     n = total if n is None else min(n, total)
     mv = memoryview(blob)
@@ -60,15 +49,14 @@ def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
 
 
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """(kind, key, words) of one alternative of ``terms.group_alternatives`` ('word', 'prefix*', a
-    phrase), each word stemmed as the index holds it (``porter.key``), as FTS5 stems a query."""
+    """(kind, key, words) of one alternative ('word', 'prefix*', a phrase), each word stemmed as the index
+    holds it."""
     if text.endswith("*"):
         cut = terms.words(text[:-1])
         p = index_word(cut[0]) if cut else ""
         if len(p) < 4:
-            # why: no list of prefixes that short ("keys*" stems to "kei*"). Where stemming only cut
-            # letters, the prefix as typed ("pars" finds "parsing", stem "pars"); else the stem as a word,
-            # with that word's count (a prefix scored with a word's count would weigh as a rare word)
+            # why: no list of prefixes that short: the prefix as typed where stemming only cut letters,
+            # else the stem as a word (a prefix scored with a word's count would weigh as a rare word)
             typed = fold(cut[0]) if cut else ""
             if len(typed) < 4 or not typed.startswith(p):
                 return "word", p, (p,)
@@ -85,11 +73,9 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
            rescore: int | None = None, visible: Callable[[list[int]], set[int]] | None = None
            ) -> tuple[list[tuple[int, float, set[int]]], dict[str, Any]]:
     """The best ``pool`` entries of ``scopes`` for the OR of every alternative of ``groups``: [(rowid,
-    FTS5's bm25 with weights 3, 1, 2: negative, lower is better; the groups it matches)], best first;
-    and facts: ``N`` (entries indexed), ``df`` per group (entries matching any of its alternatives:
-    exact where ``exact`` says so, else an upper bound), ``bounded`` (a list read was cut at
-    ``CHAMPIONS``: the best of the lists, not of every entry). ``visible``: which of some rowids may be
-    returned, asked before rescoring. ``champions`` and ``rescore``: for measuring."""
+    FTS5's bm25 with weights 3, 1, 2 (lower is better), the groups it matches)]; and facts: ``N``
+    (entries), ``df`` and ``exact`` per group, ``bounded`` (a list read was cut at ``CHAMPIONS``).
+    ``visible`` filters rowids before rescoring; ``champions`` and ``rescore``: for measuring."""
     alts = [(g, *_alternative(a)) for g, group in enumerate(groups) for a in group]
     alts = [a for a in alts if a[3] and all(a[3])]
     n_docs, n_tokens = conn.execute("SELECT coalesce(sum(docs), 0), coalesce(sum(tokens), 0) FROM lex_scope"
@@ -112,14 +98,13 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
 
 def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list[int]], set[int]] | None
                ) -> list[int]:
-    """The ``n`` rowids of ``acc`` with the highest sums that ``visible`` keeps, best first; at least
-    ``pool`` of them while ``acc`` holds that many visible ones."""
+    """The ``n`` rowids of ``acc`` with the highest sums that ``visible`` keeps (at least ``pool`` when
+    there)."""
     # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
     best = heapq.nlargest(n, acc, key=acc.__getitem__)
     if visible is None:
         return best
-    # why: what is not visible is left out before rescoring: it took places in the pool and cost its
-    # rescoring (7.1 ms a cold search at 18,000 entries; reading four times as many up front, 9.3 ms)
+    # why: the hidden left out before rescoring took places in the pool (7.1 ms a cold search at 18,000)
     while True:
         shown = visible(best)
         kept = [r for r in best if r in shown]
@@ -130,13 +115,11 @@ def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list
 
 def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total: dict[str, int],
             champions: int, facts: dict[str, Any]) -> dict[int, float]:
-    """rowid -> its impacts summed over the lists of ``weight``'s keys in ``scopes``, each weighed by
-    its key's idf; sets ``facts["bounded"]`` when a list read was cut."""
+    """rowid -> its impacts summed over the lists of ``weight``'s keys, each weighed by its key's idf."""
     acc: dict[int, float] = {}
     get = acc.get
-    # why: a key in more than half the index weighs 1e-6 (idf floored, as in FTS5): its list cannot move
-    # a candidate and is the longest to read; skipped when cut, if some held key weighs more. A complete
-    # one is read: in a small memory it may be the only way to an entry
+    # why: a key in more than half the index (idf floored) cannot move a candidate and is the longest to
+    # read: skipped when cut, if some key weighs more (in a small memory it may be the only way in)
     held = [w for k, w in weight.items() if total.get(k, 0)]
     floor = 1e-5 if held and max(held) > 1e-5 else 0.0
     sm, km = ",".join("?" * len(scopes)), ",".join("?" * len(weight))
@@ -155,8 +138,7 @@ def _summed(conn: Connection, scopes: list[str], weight: dict[str, float], total
 
 
 def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], n_docs: int) -> None:
-    """Per group: the df of its one alternative that covers the others (exact), else the sum of
-    those no other alternative covers (an upper bound)."""
+    """Per group: the df of its one alternative covering the others (exact), else an upper bound."""
     by_group: dict[int, list] = {}
     for a in alts:
         by_group.setdefault(a[0], []).append(a)
@@ -179,9 +161,8 @@ def _group_facts(facts: dict[str, Any], alts: list[Alt], total: dict[str, int], 
 
 def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, float],
            avgdl: float) -> list[tuple[int, float, set[int]]]:
-    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``: each alternative's pattern (" word ",
-    " pref", " two words ") counted per column of the entry's text; a pattern that several alternatives
-    share is counted once and weighed as many times (FTS5 scores each phrase of the query, repeats too)."""
+    """FTS5's bm25 of each of ``rowids`` for the OR of ``alts``, each pattern counted per column and
+    weighed as many times as alternatives share it (FTS5 scores repeated phrases too)."""
     specs: dict[str, list] = {}
     for g, kind, key, ws in alts:
         pat = " " + ws[0] if kind == "prefix" else " " + " ".join(ws) + " "
@@ -208,8 +189,8 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
             i1 = text.index("\n")
             i2 = text.index("\n", i1 + 1)
         for pat, double, weight, groups in found:
-            # why: count() misses an occurrence sharing its leading space with the one before (" a a "):
-            # only then walked one by one. Columns written out: a loop cost 1.25 against 0.95 ms
+            # why: count() misses an occurrence sharing its space with the one before (" a a "); columns
+            # written out: a loop cost 1.25 against 0.95 ms
             n0, n1, n2 = text.count(pat, 0, i1), text.count(pat, i1, i2), text.count(pat, i2)
             if double is not None and double in text:
                 n0 = _occurrences(text, pat, 0, i1) if n0 else 0
@@ -224,8 +205,8 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
 
 
 def _by_word(hit: list[tuple[int, set[int]]]) -> list[set[int]]:
-    """The groups each word of the entry stands for: the patterns found, by where each is first found
-    (a word and a prefix of it, `` load `` and `` load``, are found at one place: one word)."""
+    """The groups each word of the entry stands for (a word and its prefix are found at one place: one
+    word)."""
     if len(hit) < 2:
         return [groups for _, groups in hit]
     at: dict[int, set[int]] = {}
@@ -235,11 +216,8 @@ def _by_word(hit: list[tuple[int, set[int]]]) -> list[set[int]]:
 
 
 def told_apart(hit: list[set[int]]) -> set[int]:
-    """The prompt's groups the entry matches, each by a word of its own: ``hit`` holds, per word of the
-    entry found (:func:`_by_word`), the groups it stands for; as many groups as words can each be
-    given one of (a largest matching, found by augmenting paths). why: one word of an entry matching
-    two of the prompt's terms (synonyms, "loading spinner" and "load"; two forms of a word) counted
-    as two matched terms, two distinctive words, which the bar takes for evidence (ADR 0034)."""
+    """The prompt's groups the entry matches, each by a word of its own (a largest matching). why: one word
+    matching two terms (synonyms, two forms of a word) counted as two distinctive words (ADR 0034)."""
     if all(len(groups) == 1 for groups in hit):
         return set().union(*hit)
     owner: dict[int, int] = {}  # group -> the pattern standing for it
@@ -262,14 +240,14 @@ _DOCS = KeptRows()  # rowid -> its Doc, as the searches met it (keep_docs) and r
 
 
 def keep_docs(n: int) -> None:
-    """Keep the text of up to ``n`` entries between searches (the resident answerer), and forget what
-    ``warm_docs`` read. A rowid is never given to another entry, so what is kept stays true."""
+    """Keep the text of up to ``n`` entries between searches (the resident answerer); a rowid's text never
+    changes."""
     _DOCS.reset(n)
 
 
 def spaced(toks: str) -> str:
-    """An entry's stored words (lines title, body, tags) as rescoring searches them, each word between
-    spaces: ``" title \n body \n tags "``; a damaged row's missing lines empty, lines past a third unread."""
+    """An entry's stored words as rescoring searches them: ``" title \n body \n tags "`` (a damaged row's
+    missing lines empty)."""
     if toks.count("\n") == 2:
         return " " + toks.replace("\n", " \n ") + " "
     c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
@@ -277,8 +255,8 @@ def spaced(toks: str) -> str:
 
 
 def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
-    """Read ahead and keep the texts of up to ``n`` entries with rowids under ``below``, newest first (at
-    most ``most`` in all, whatever the searches keep); their rowids, lowest last (none: all read, or full)."""
+    """Read ahead the texts of up to ``n`` entries under rowid ``below``, newest first (at most ``most``
+    kept); their rowids."""
     room = min(n, most - len(_DOCS.ahead))
     if room <= 0:
         return []
@@ -289,8 +267,7 @@ def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
 
 
 def _docs(conn: Connection, rowids: list[int]) -> list[tuple[int, Doc]]:
-    """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc, what was kept first (a kept
-    entry takes well under a kilobyte: its text as one string)."""
+    """(rowid, (length, spaced text)) of those of ``rowids`` in lex_doc, what was kept first."""
     sql = "SELECT rowid, len, toks FROM lex_doc WHERE rowid IN ({})"
     docs = _DOCS.get(rowids, lambda asked: {r: (dl, spaced(toks)) for r, dl, toks in rows_in(conn, sql, asked)})
     return [(r, docs[r]) for r in rowids if r in docs]
@@ -307,10 +284,8 @@ def _occurrences(text: str, pat: str, start: int, end: int) -> int:
 
 def scope_sql(mdirs: list[str] | None, project: str | None, keys: Iterable[str] = (),
               adopted: Iterable[str] = ()) -> tuple[str, list[str]]:
-    """The WHERE clause keeping a project's entries, its own learnings (its ``keys``, memory/aliases.py,
-    included, and the ids of those written before keys were recorded that it ``adopted``, under
-    whatever origin name) and every learning of another scope than ``project`` (``held.belongs``'s
-    rule); ``mdirs`` None: everything indexed."""
+    """The WHERE clause keeping a project's entries, its own learnings (by ``keys``, or ``adopted`` ids)
+    and every learning of another scope (``held.belongs``'s rule); ``mdirs`` None: everything."""
     if mdirs is None:
         return "1", []
     marks = ",".join("?" * len(mdirs))
@@ -323,13 +298,9 @@ def scope_sql(mdirs: list[str] | None, project: str | None, keys: Iterable[str] 
 
 def own_learnings(conn: Connection, project: str, keys: Iterable[str],
                   adopted: Iterable[str]) -> list[tuple[str, str, str, str]]:
-    """(id, title, file, hold) of the learnings of this project the index shows: written here (its
-    ``keys``; one without a key, by its ``project`` name; or ``adopted``), as ``state.written_in`` tells;
-    ``hold``, the hold check's verdict on its text ("" none). why held ones too: one the person approved
-    is shown, and the index keeps the verdict (``admit.shown_here`` reads the approval of those alone).
-    why: prompt recall leaves out another project's learning of one of their titles (memory/own_title.py).
-    why three selects on ``entry_key`` (the learnings' rows have mdir ''): a scan of the learnings' rows
-    read each one's body too, 2 to 3 ms at 3,000 learnings; these read this project's rows alone."""
+    """(id, title, file, hold) of this project's learnings the index shows (``state.written_in``'s rule),
+    held ones too (``admit.shown_here`` reads their approval). why three selects on ``entry_key``: a scan
+    read every learning's body, 2 to 3 ms at 3,000 learnings."""
     earlier, taken = sorted(keys), sorted(adopted)
     shown = f"e.kind='learning'{VISIBLE}"
     head = "SELECT e.id, e.title, e.file, e.hold FROM entry e WHERE e.mdir='' AND "
@@ -344,19 +315,17 @@ def own_learnings(conn: Connection, project: str, keys: Iterable[str],
 
 
 def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, str, str | None, str]]:
-    """``{rowid: (project key, origin phrase, hold, session)}`` of entries (memory/provenance.py): ``hold``,
-    the hold check's reason for the entry as indexed ("" none, None not checked); ``session`` ("" none)."""
+    """``{rowid: (project key, origin phrase, hold, session)}``; ``hold`` None: not checked."""
     sql = "SELECT rowid, okey, prov, hold, sess FROM entry WHERE rowid IN ({})"
     return {r[0]: (r[1] or "", r[2] or "", r[3], r[4] or "") for r in rows_in(conn, sql, rowids)}
 
 
 def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
                limit: int, hidden_too: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
-    """The best ``limit`` visible entries of ``scopes`` and ``where`` for ``groups`` (``search``): rows
-    (``COLUMNS`` and the BM25 score), best first; and ``search``'s facts with ``matched``, rowid -> the
-    groups it matches. With ``hidden_too`` also the superseded, merged, forgotten and deprecated ones."""
-    # why the braces doubled: ``rows_in`` fills the ``IN ({})`` with str.format, which would read any
-    # brace of ``where`` as a field of its own
+    """The best ``limit`` visible entries (``search``): rows (``COLUMNS`` and the score), best first, and
+    the facts with ``matched`` (rowid -> groups). ``hidden_too``: the superseded, forgotten and the like
+    too."""
+    # why the braces doubled: ``rows_in`` fills the ``IN ({})`` with str.format
     keep = f"{where}{'' if hidden_too else VISIBLE}".replace("{", "{{").replace("}", "}}")
 
     def visible(rowids: list[int]) -> set[int]:
@@ -377,7 +346,7 @@ def doc_count(conn: Connection) -> int:
 
 
 def last_rowid(conn: Connection) -> int:
-    """The highest rowid handed out so far: entries indexed later have higher ones."""
+    """The highest rowid handed out so far."""
     row = conn.execute("SELECT max(coalesce((SELECT max(rowid) FROM entry), 0), "
                        "coalesce((SELECT CAST(v AS INTEGER) FROM meta WHERE k='rowid'), 0))").fetchone()
     return int(row[0])

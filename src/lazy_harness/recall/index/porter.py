@@ -1,13 +1,6 @@
-"""The words of the index as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer made them, for
-the word lists (ADR 0049): ``fold`` (a Latin letter without its diacritics) and ``stem`` (Porter's
-suffix stripping, 1980, in the variant SQLite ships: "bli" -> "ble", "logi" -> "log"). The same on
-both sides: an entry's tokens when it is indexed, a prompt's words when it is searched, so that
-"Readers" is found by "reader" and "deployment" by "deploy".
-
-Written from the algorithm's description; checked against SQLite's own tokenizer on every distinct
-word of this repository (tests/recall/index/test_porter.py). On the prompt hook's path: no imports at the
-top (``unicodedata`` only for a word that is not ASCII).
-"""
+"""The words of the index as SQLite's ``porter unicode61 remove_diacritics 2`` tokenizer makes them (ADR
+0049), an entry's and a prompt's alike: ``fold`` and ``stem`` (Porter 1980, SQLite's variant), checked
+against SQLite on this repository's words (tests/recall/index/test_porter.py). No imports at the top."""
 
 _VOWELS = frozenset("aeiou")
 
@@ -46,8 +39,7 @@ _STEP4 = dict.fromkeys(("al", "ance", "ence", "er", "ic", "able", "ible", "ant",
 
 
 def _rules(w: str, rules: dict[str, str], least: int) -> str:
-    """The longest suffix of ``rules`` that ``w`` ends with replaced, when the stem left has m > ``least``
-    (step 4's -ion only after s or t)."""
+    """The longest suffix of ``rules`` that ``w`` ends with replaced, when the stem left has m > ``least``."""
     for n in range(7, 1, -1):  # the longest first: the suffixes have 2 to 7 letters
         suf = w[-n:]
         if suf in rules:
@@ -99,8 +91,8 @@ CACHED = 200_000
 
 
 def stem(word: str) -> str:
-    """Porter's stem of a lower-case word; SQLite's porter tokenizer reads the word as UTF-8 bytes
-    (a byte of a non-ASCII letter is a consonant) and leaves one of under 3 or over 64 bytes."""
+    """Porter's stem of a lower-case word, read as UTF-8 bytes as SQLite does (one of under 3 or over 64
+    left)."""
     got = _CACHE.get(word)
     if got is not None:
         return got
@@ -119,9 +111,8 @@ def stem(word: str) -> str:
 
 
 def fold(word: str) -> str:
-    """``word`` as SQLite's unicode61 tokenizer (remove_diacritics 2) keeps it: a Latin letter
-    without its diacritics, a final sigma as a sigma; a combining mark standing alone goes too
-    ("İ" lower-cased is "i" and a combining dot: the word is "istanbul" on both sides)."""
+    """``word`` as unicode61 (remove_diacritics 2) keeps it: Latin letters without diacritics, a final
+    sigma as a sigma, a lone combining mark gone."""
     if word.isascii():
         return word
     import unicodedata

@@ -1,15 +1,6 @@
-"""The memory files as searchable entries: what the index holds, read straight from the files.
-
-    decisions.jsonl, failures.jsonl   one entry per line; lines with an ``"op"`` key are markers
-    marks.jsonl                       markers only: what consolidation or ``lh memory forget`` hid
-    handoff.jsonl (else handoff.md)   the open handoff items, and the forgotten ones (hidden)
-    <learnings>/YYYY-MM/*.md          one entry per active learning
-
-A marker line ``{"op": "supersede" | "forget", "id": ...}`` (or ``"merge"`` with ``"drop"``) hides
-the entries it names. Ids come from ``memory.ids``: a line without its own id gets the id derived
-from its content, so it keeps the same id at every read. Only ``os`` and our hot-path modules at
-import time (the writer's side; SessionStart's digest reads the files through ``memory``).
-"""
+"""The memory files as searchable entries: decisions.jsonl and failures.jsonl (one entry a line, ``"op"``
+lines are markers that hide the ids they name), marks.jsonl (markers only), the handoff items and the
+learnings. The writer's side: only ``os`` and our hot-path modules at import time."""
 
 import os
 
@@ -17,8 +8,7 @@ from lazy_harness import jsonload
 from lazy_harness.memory import files, frontmatter, ids, lines, provenance
 from lazy_harness.memory.sanitize import normalise
 
-# why re-exported: which line of an id stands is the store's rule, one for every reader (ADR 0059); the
-# index's writer (apply.py) reads it here
+# why re-exported: which line of an id stands is the store's rule (ADR 0059); apply.py reads it here
 from lazy_harness.memory.standing import (BROUGHT as BROUGHT, KEPT as KEPT, OWN as OWN, claim_of as claim_of,
                                           standing as standing)
 from lazy_harness.recall.index.terms import split_identifiers
@@ -35,16 +25,16 @@ def text_of(value: object) -> str:
 
 
 def cues_of(value: object) -> str:
-    """The entry's cues one a line (a lone string is one cue), as ``entry.cues`` keeps them: the
-    embedder compares the prompt with each alone (ADR 0020)."""
+    """The entry's cues one a line, as ``entry.cues`` keeps them: the embedder compares the prompt with
+    each (ADR 0020)."""
     items = value if isinstance(value, (list, tuple)) else [value]
     cues = [" ".join(text_of(c).split()) for c in items if c is not None]
     return "\n".join(c for c in cues if c)[:MAX_FIELD]
 
 
 def tags_of(rec: dict, *texts: str) -> str:
-    """The tags column: the entry's tags, then its cues (what a developer might type when it matters,
-    written at distill time), then the words of the camelCase identifiers of ``texts``."""
+    """The tags column: the entry's tags, its cues, then the words of the camelCase identifiers of
+    ``texts``."""
     tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
     extra = split_identifiers(" ".join(texts))
     tags = f"{tags} {cues}" if cues else tags
@@ -80,9 +70,8 @@ def record_entry(rec: dict, kind: str, path: str, line: int) -> dict:
 
 
 def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | None:
-    """The bytes of ``path`` from ``offset`` up to ``size``; None when it is not there, or when a folder
-    stands in an entry file's place (``lh memory check``, ``lh doctor`` and the commands name it).
-    why marks raise: they hide what was forgotten, and without them nothing may be read as shown."""
+    """The bytes of ``path`` from ``offset`` up to ``size``; None when it is missing or not a file. why
+    marks raise: they hide what was forgotten, and without them nothing may be read as shown."""
     try:  # why lines.read_regular: a FIFO in an entry file's place held the worker in open() for good
         return lines.read_regular(path, -1 if size is None else max(0, size - offset), offset)
     except FileNotFoundError:
@@ -95,11 +84,9 @@ def _read_part(path: str, kind: str, offset: int, size: int | None) -> bytes | N
 
 def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int | None = None,
                max_lines: int | None = None) -> tuple[list[dict], list[str], int, int]:
-    """Entries and hidden ids of the whole lines of ``path`` from byte ``offset`` (after line ``line``)
-    up to byte ``size`` (what the caller saw: lines appended meanwhile are read next time), at most
-    ``max_lines`` of them. Returns (entries, hidden, new offset, new line count). A torn last line is
-    read once it is whole; one saved without its newline (``files.whole_object``) is read, and then
-    (0, 0) comes back: the whole file is read again once it changes."""
+    """(entries, hidden ids, new offset, new line count) of the whole lines of ``path`` from byte
+    ``offset`` (after line ``line``) up to byte ``size``, at most ``max_lines``. A last line saved without
+    its newline is read, and (0, 0) returned: the whole file is read again once it changes."""
     data = _read_part(path, kind, offset, size)
     if data is None:
         return [], [], 0, 0
@@ -119,8 +106,7 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
         try:
             recs, salvaged = [jsonload.loads(raw)], False
         except (ValueError, RecursionError):
-            # why: a damaged line is salvaged as read-back and lh memory show salvage it (a byte that is
-            # not UTF-8 costs that character, not the entry), and the file noted for the log
+            # why: a damaged line is salvaged as read-back and lh memory show salvage it
             recs = lines.records_of(raw, lines.entry_fields)[0]
             salvaged = True
             lines.note(path)
@@ -133,15 +119,13 @@ def read_jsonl(path: str, kind: str, offset: int = 0, line: int = 0, size: int |
     # why: a torn line and the whole entry its retry wrote are one entry (lines.without_salvaged_twins)
     entries = [record_entry(rec, kind, path, at[id(rec)]) for rec in lines.without_salvaged_twins(found)]
     if unended:
-        # why: the index drops a file's entries only when it reads from byte 0. From an offset before
-        # this line it would index it twice; from one after it, the newline the next append starts
-        # with (``entries.heal_tail``) would be counted as a line and shift every line number after
+        # why from byte 0: only then are a file's entries dropped; another offset would index this line
+        # twice, or count the newline the next append starts with (``entries.heal_tail``)
         return entries, hidden, 0, 0
     return entries, hidden, offset + end, line
 
 
 def _handoff_entry(item: dict, path: str, status: str) -> dict:
-    """A handoff item as an entry, ``status`` "active" or "forgotten"."""
     text, by = text_of(item.get("text")), text_of(item.get("opened_by"))
     agent = provenance.agent_word({"agent": text_of(item.get("opened_agent"))})
     shown = provenance.name_shown(by, "session")[:8]  # why: an opener's id is shown only as an id (ADR 0033)
@@ -153,11 +137,9 @@ def _handoff_entry(item: dict, path: str, status: str) -> dict:
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
-    """(the file a person reads the items in, the items as entries): the handoff store's own view
-    (``memory.handoff.load``: handoff.jsonl folded, hand edits of handoff.md applied). The open items,
-    then those ``lh memory forget`` closed, each with ``"status": "forgotten"`` and the log as its
-    file, so the index can hide it (``lh memory search`` lists it, labelled; nothing else shows it).
-    An item closed as done is none."""
+    """(the file a person reads the items in, the items as entries) as ``handoff.load`` gives them: the
+    open ones, then the forgotten ones (``"status": "forgotten"``, the log as their file) for the index to
+    hide."""
     from lazy_harness.memory import handoff
 
     path = os.path.join(memory_dir, files.HANDOFF)
@@ -169,8 +151,8 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 
 
 def read_learning(path: str) -> dict | None:
-    """A learning file as an entry, with its ``"status"`` (the index hides one not active:
-    deprecated, forgotten, damaged by a quote left open); None when unreadable, or empty (``state.EMPTY``)."""
+    """A learning file as an entry with its ``"status"`` (the index hides one not active); None when
+    unreadable or empty (``state.EMPTY``)."""
     from lazy_harness.memory import state
 
     try:  # why open_regular: a FIFO in a learning's place held the writer (and the index's lock) for good
@@ -180,17 +162,15 @@ def read_learning(path: str) -> dict | None:
         return None
     damage: list[tuple[int, str]] = []
     meta, body = frontmatter.parse_frontmatter(text, damage) or ({}, text)
-    # why none for a file without frontmatter that holds no text: shown to no session in any project
-    # (``state.of_learning``: damaged), its file name's words alone made it a candidate the prompt hook
-    # injected (with ``cross_projects = "auto"`` nothing is asked of a learning there)
+    # why none for an empty file without frontmatter: its name's words alone made it a candidate the
+    # prompt hook injected, where no session start shows it
     if not meta and state.no_frontmatter({"path": path}) == state.EMPTY:
         return None
     active = frontmatter.is_active(meta)
     title = text_of(meta.get("title")) or ids.title_of_file(path)
     _, heading, learning = body.partition("## Learning")
     learning = learning.split("\n## ", 1)[0] if heading else body
-    # why KEPT and the title as the twin: SessionStart's rule for learnings (``learnings.once``): files
-    # of one id and title are one learning, its newest file stands for it, whatever they carry
+    # why KEPT and the title as the twin: files of one id and title are one learning (``learnings.once``)
     return {"id": ids.of_learning(meta, title), "kind": "learning", "claim": KEPT,
             "twin": normalise(text_of(meta.get("title"))),
             "origin": text_of(meta.get("origin")), "okey": provenance.key_of(meta),
@@ -201,15 +181,13 @@ def read_learning(path: str) -> dict | None:
             "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
-            # why damaged: a quote left open swallowed its origin, scope and status, so SessionStart reads it
-            # in no project (``readback.learnings``); the prompt hook, from the index, must not inject it
+            # why damaged: a quote left open swallowed its origin and status; no session may be given it
             "status": state.DAMAGED if damage else "active" if active
             else (text_of(meta.get("status")) or "deprecated")}
 
 
 def file_stamps(folder: str) -> dict[str, str]:
-    """Each learning file of a month folder with its ``size:mtime_ns`` (a ``stat`` per file); a hidden
-    ``.md`` name is none (``files.is_learning_name``), and one indexed before is dropped."""
+    """Each learning file of a month folder with its ``size:mtime_ns``."""
     try:
         with os.scandir(folder) as it:
             learnings = [e for e in it if files.is_learning_name(e.name)]
@@ -226,10 +204,9 @@ def file_stamps(folder: str) -> dict[str, str]:
 
 
 def check(path: str, offset: int) -> str:
-    """A digest of the file's first ``offset`` bytes, kept with a JSONL file the index read up to
-    ``offset``: it reads on only while it matches, so an edit in place anywhere before (a secret
-    overwritten with as many characters) makes it read the file again (hashing 8.5 MB takes about
-    15 ms: the writer's, never a hook's)."""
+    """A digest of the file's first ``offset`` bytes: the index reads on from ``offset`` only while it
+    matches, so an edit in place before it is read again (8.5 MB hashed in about 15 ms, the writer's, never
+    a hook's)."""
     import hashlib
 
     digest = hashlib.blake2b(digest_size=16)

@@ -1,26 +1,7 @@
-"""The search index: every memory entry, its words in the word lists (BM25, Porter's stems: ADR 0049)
-and its vectors, kept in the cache.
-
-    <cache>/recall/index.sqlite
-      source(unit, stamp, offset, lines, check)  what each memory file looked like when indexed
-      entry(rowid, unit, id, ..., aside)         (``SCHEMA``) title, body, tags: the text searched (the
-                                                 summary or title, the other fields, the tags and cues);
-                                                 cues: one per line ('' : none), for the embedder; okey,
-                                                 prov: provenance (project key, origin phrase); sess: the
-                                                 session it was distilled from ('' : none); claim, twin,
-                                                 aside: of entries carrying one id, which one stands
-                                                 (``sources.standing``; ADR 0059): the others are set
-                                                 aside (1), out of the word lists and the vectors
-      hidden(unit, id, mdir)                     ids named by superseded/forgotten/merged markers, inactive
-                                                 learnings and forgotten handoff items, and the memory
-                                                 folder they are hidden in ('' : learnings)
-      lex_*; key, vec                            the word lists (``lexical_write``); the vectors (``vectors``)
-
-The files are the truth and the index a cache; ``refresh_within`` (run by the index's one writer,
-``recall.index.writer``, ADR 0042) brings it up to date in parts: docs/how/recall.md, "The index".
-This module is on the prompt hook's path, which only reads: SQLite is imported inside the functions
-that need it (``sqlite``); the write side (``apply``) only when a plan has something to do.
-"""
+"""The search index in ``<cache>/recall/index.sqlite``: every memory entry (``SCHEMA``), its words in the word
+lists (``lexical_write``, ADR 0049) and its vectors (``vectors``). The files are the truth and the index a
+cache its one writer brings up to date (``refresh_within``, ADR 0042; docs/how/recall.md). On the prompt
+hook's path, which only reads: SQLite and the write side are imported inside functions."""
 
 from __future__ import annotations
 
@@ -46,12 +27,7 @@ if TYPE_CHECKING:
     from lazy_harness.recall.index.lexical_write import Pending
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
-# what an entry holds changes (15: the word lists, ADR 0049; 16: forgotten handoff items; 17: a secret
-# is a hold, ADR 0056; 18: provenance shown in its writer's shape, ADR 0033; 19: a name read as
-# words by the hold check, ADR 0033; 20: one entry stands for an id carried by two texts, ADR 0059;
-# 21: an open item a merge brought in is labelled synced, ADR 0032; 22: two old lines whose different
-# summaries hash to one id both stand, ADR 0059; 23: the learnings of a project found by their key,
-# ADR 0071; the rest: git)
+# what an entry holds changes (the history: git log)
 VERSION = "23"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
@@ -78,20 +54,16 @@ KINDS = {"decisions.jsonl": "decision", "failures.jsonl": "failure", "marks.json
 
 
 class FolderRefused(LhError):
-    """The index's folder belongs to another user or is open to their writes (ADR 0031): the index is
-    neither made nor opened there (the person's memory would be copied where they can read it)."""
+    """The index's folder is another user's or open to their writes (ADR 0031): not used."""
 
 
 class FileRefused(LhError):
-    """The index's file cannot be opened or written (a folder in its place or its WAL's, no permission
-    for this user, a full disk): not damage, nothing to build over; said on one line naming the file
-    instead of SQLite's message, which names none."""
+    """The index's file cannot be opened or written (a folder there, no permission, a full disk): not
+    damage."""
 
 
 class BeingMade(Exception):
-    """A file with no table in the index's place, to a reader: a writer has just made it and not yet
-    committed its schema (``connect``). Not damage: removed, the writer's build would go into a file no
-    longer there; the reader takes it for a missing index."""
+    """A file with no table yet, to a reader: a writer has just made it (not damage; read as no index)."""
 
 
 # SQLite's words when the file's place or the disk refuses it, not its content (``damaged`` says no)
@@ -105,7 +77,6 @@ def refused(path: str, exc: BaseException) -> FileRefused | None:
 
 
 def _refused(path: str, why: str) -> FileRefused:
-    """What :class:`FileRefused` says: the index's file, or its WAL or shared memory, that is a folder."""
     folder = next((p for p in (path, path + "-wal", path + "-shm") if os.path.isdir(p)), None)
     verb = "written" if not folder and "full" in why else "opened"
     return FileRefused(f"the search index cannot be {verb}: {folder or path}: {'a folder' if folder else why}",
@@ -122,19 +93,17 @@ def own_folder(folder: str) -> str:
 
 
 def sqlite() -> ModuleType:
-    """``_sqlite3``, the C module the ``sqlite3`` package wraps (the very objects it exports)."""
+    """``_sqlite3``, the C module the ``sqlite3`` package wraps."""
     # why: the package also imports datetime and collections.abc for date adapters the index never uses
-    # (1.7 ms of the 5.5 ms importing sqlite3 adds to a start; benchmarks/bench_private_modules.py).
-    # No fallback: sqlite3.dbapi2 itself does ``from _sqlite3 import *``
+    # (1.7 ms of 5.5 ms; benchmarks/bench_private_modules.py)
     import _sqlite3
 
     return _sqlite3
 
 
 def read_only(path: str, timeout: float) -> Connection:
-    """The index at ``path`` opened read only (SQLite's ``mode=ro``): nothing is made or changed.
-    why quoted: in a URI a "#", "?" or "%" of the path is syntax; a folder named "cache #2" was read
-    as the file "cache " (made empty there) and the index was reported damaged."""
+    """The index at ``path`` opened read only (``mode=ro``). why quoted: a "#", "?" or "%" in a URI's path is
+    syntax."""
     import stat
     from urllib.parse import quote
 
@@ -149,10 +118,9 @@ def read_only(path: str, timeout: float) -> Connection:
 
 
 def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
-    """Open (making it when needed) the index at ``path``; one not a database or of another version is
-    deleted and made again. Without ``create`` (a reader: the hook, the answerer) nothing is made: a
-    file with no index of this version raises ``DatabaseError`` (``damaged``). With ``create``, a folder
-    not the user's own raises :class:`FolderRefused` (a reader's caller checked every folder first)."""
+    """Open the index at ``path``, making it (``create``) or, for a reader, raising ``DatabaseError`` when the
+    file holds no index of this version; with ``create``, one not a database or of another version is made
+    again."""
     if create:
         own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
     _no_links(path, create)
@@ -161,12 +129,10 @@ def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
 
 
 def _opened(path: str, timeout: float, create: bool) -> Connection:
-    """One try of :func:`connect`; a refused file raised as :class:`FileRefused`."""
     sqlite3 = sqlite()
     conn = None
     if create:
-        # why: SQLite would make it 0644; on each try: a file removed as damaged is made again by the next.
-        # why append_regular: a plain open of a FIFO in the file's place held it (and the writer's lock) for good
+        # why: SQLite would make it 0644; append_regular: a plain open of a FIFO there waits for good
         try:
             os.close(append_regular(path, 0o600))
         except OSError:
@@ -174,10 +140,8 @@ def _opened(path: str, timeout: float, create: bool) -> Connection:
     try:
         conn = sqlite3.connect(path, timeout=timeout, isolation_level=None)
         _wal(conn, sqlite3, timeout)
-        # why: a cache; with OFF neither a commit nor the checkpoint at close waits for the disk (2.7 ms
-        # down to 0.9 ms for a small update). A power loss can leave a damaged file: ``damaged`` says so
-        # and the callers rebuild. No mmap: it saved about 1 ms of a search but cost 2 to 7 ms to unmap
-        # at close, and the whole index in a long-lived process's resident set
+        # why: a cache (a damaged file is rebuilt): no wait for the disk (2.7 ms down to 0.9 ms an update).
+        # No mmap: 2 to 7 ms to unmap at close, and the whole index resident in a long-lived process
         conn.execute("PRAGMA synchronous=OFF")
         row = None
         try:
@@ -202,10 +166,8 @@ def _opened(path: str, timeout: float, create: bool) -> Connection:
 
 
 def _no_links(path: str, create: bool) -> None:
-    """A link in place of the index (or its WAL, its shared memory) removed by the writer; a reader's
-    ``DatabaseError`` (``damaged``). why: SQLite follows a link: the writer wrote the person's memory into
-    the file it named (another user's, another program's database) and a reader switched that file to
-    WAL mode; a link in the WAL's place failed every open ("unable to open")."""
+    """A link in place of the index, its WAL or shared memory: removed by the writer, ``DatabaseError`` to a
+    reader. why: SQLite follows a link and would write the person's memory into the file it names."""
     links = [p for p in (path, path + "-wal", path + "-shm") if os.path.islink(p)]
     if links and not create:
         raise sqlite().DatabaseError(f"a link in the index's place: {links[0]}")
@@ -220,7 +182,6 @@ def _no_links(path: str, create: bool) -> None:
 
 
 def _made(conn: Connection) -> Connection:
-    """``conn`` with the index's tables made in it (an empty file of ours)."""
     # why: the word lists' schema is the write side's, imported only when the index is made
     from lazy_harness.recall.index import lexical_write
 
@@ -244,8 +205,7 @@ def _wal(conn: Connection, sqlite3: ModuleType, timeout: float) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as exc:
-            # why: switching needs the file to itself, and SQLite answers "locked" at once, without
-            # its busy timeout, while another process holds it (which is switching it too, at most)
+            # why: switching needs the file to itself; SQLite answers "locked" at once, not after its timeout
             if "locked" not in str(exc) or time.monotonic() >= deadline:
                 raise
             time.sleep(0.005)
@@ -259,28 +219,22 @@ NOT_DAMAGE = (*REFUSED, "locked", "busy", "interrupt", "out of memory", "syntax 
 
 def damaged(exc: BaseException) -> bool:
     """Whether ``exc``, raised opening or reading the index, means the file is damaged and must be built
-    again: SQLite's errors about the file (malformed, not a database, a missing table, an unknown
-    version) but those ``NOT_DAMAGE`` names and those of our own statements (a broken constraint); a
-    text that is not UTF-8 (a schema name so damaged fails decoding SQLite's message); a stored value of
-    the wrong size. Anything else (our bug, a memory file that cannot be read) is raised and the index
-    kept: a rebuild does not cure a bug in the code that reads it, and once threw away an index that
-    took minutes to build at every prompt that met the bug."""
+    again. why not on our own bugs (``NOT_DAMAGE``, a broken constraint): a rebuild does not cure them, and
+    once threw away an index that took minutes to build at every prompt."""
     import struct
 
     sqlite3 = sqlite()
     if isinstance(exc, (sqlite3.ProgrammingError, sqlite3.InterfaceError, sqlite3.IntegrityError, sqlite3.DataError,
                         sqlite3.NotSupportedError)):
-        # the API used wrongly (a closed connection, wrong bindings), a constraint our own statement broke,
-        # a value too big: our bug, and a rebuild would meet it again
-        return False
+        return False  # the API used wrongly, a constraint our own statement broke: a rebuild meets it again
     if isinstance(exc, sqlite3.OperationalError):
         return not any(word in str(exc).lower() for word in NOT_DAMAGE)
     return isinstance(exc, (sqlite3.DatabaseError, UnicodeDecodeError, struct.error))
 
 
 def removed_if_damaged(path: str, work: Callable[[], T], said: Callable[[BaseException], object] = repr) -> T | None:
-    """``work()`` (it opens or reads the index at ``path``), or None when it raised damage (:func:`damaged`):
-    then ``said(exc)`` and the index removed, for its writer to build again. Anything else is raised."""
+    """``work()``, or None when it raised damage: then ``said(exc)`` and the index removed. Anything else is
+    raised."""
     try:
         return work()
     except Exception as exc:
@@ -292,13 +246,13 @@ def removed_if_damaged(path: str, work: Callable[[], T], said: Callable[[BaseExc
 
 
 def rebuilt_once(path: str, work: Callable[[], T], said: Callable[[BaseException], object] = repr) -> T:
-    """``work()`` (never None), run once more after the index it found damaged was removed (as above)."""
+    """``work()``, run once more after the index it found damaged was removed."""
     got = removed_if_damaged(path, work, said)
     return work() if got is None else got
 
 
 def remove(path: str) -> None:
-    """Delete the index, its WAL files and the writer's records of what it saw (:func:`forget_seen`)."""
+    """Delete the index, its WAL files and the writer's records of what it saw."""
     for suffix in ("", "-wal", "-shm"):
         try:
             os.unlink(path + suffix)
@@ -308,10 +262,8 @@ def remove(path: str) -> None:
 
 
 def forget_seen(path: str) -> None:
-    """Delete the writer's records beside the index at ``path`` (``seen/<folder>``). why: an index removed
-    or made anew holds nothing, and a record left would tell every project's session start that its
-    folder is indexed (``writer.behind``): only the project whose prompt found the damage would get an
-    index task."""
+    """Delete the writer's records beside the index (``seen/<folder>``). why: an index made anew holds
+    nothing, and a record left would tell every session start its folder is indexed (``writer.behind``)."""
     from contextlib import suppress
 
     from lazy_harness import paths
@@ -339,9 +291,7 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
                 plan.append(("drop", path))
             elif stamp is not None and (row is None or row[1] != stamp):
                 inode, size = stamp.split(":")[0], int(stamp.split(":")[1])
-                # why: read on from where it stopped only when the file grew and every byte read before is
-                # as it was (``sources.check``): an edit in place (a secret overwritten with as many
-                # characters) is read again whole, whether or not a line was appended since
+                # why the check: an edit in place (a secret overwritten) is read again whole, grown or not
                 grew = (row is not None and row[1].split(":")[0] == inode and size > row[2]
                         and sources.check(path, row[2]) == row[4])
                 resume = row[2:4] if grew and row is not None else (0, 0)
@@ -357,25 +307,22 @@ def _plan(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int
 
 
 def _files_in(conn: Connection, folder: str) -> dict[str, str]:
-    """The learning files of ``folder`` the index knows, with their stamps (a range of the key)."""
+    """The learning files of ``folder`` the index knows, with their stamps."""
     bounds = (folder + os.sep, folder + chr(ord(os.sep) + 1))
     return dict(conn.execute("SELECT unit, stamp FROM source WHERE unit >= ? AND unit < ?", bounds).fetchall())
 
 
 def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
-    """The learning files to (re)index or drop. A month folder whose own ``stat`` is unchanged is
-    skipped without looking inside (the hook's path: one small range of the index read), unless
-    ``deep`` is True or a number of newest folders it is among; otherwise each file is a unit of its
-    own, compared by its size and time: a new learning costs one file read, not the folder's."""
+    """The learning files to (re)index or drop. why per folder: a month folder whose own ``stat`` is unchanged
+    is skipped unless ``deep`` (True, or a number of newest folders) names it; a new learning costs one read.
+    """
     plan: list[tuple] = []
     marks = _files_in(conn, FOLDER_PREFIX + ldir)  # the month folders' marks: the same range of the key
     folders = [os.path.join(ldir, m) for m in files.month_folders(ldir)]
     look = set(folders) if deep is True else set(folders[-deep:]) if deep else set()
     for folder in folders:
         unit = FOLDER_PREFIX + folder
-        # the month folder's own ``stat``: it changes when a file in it is created, removed or replaced
-        # (every write of the store, and every editor that saves by renaming a new file into place)
-        mark = lines.file_stamp(folder) or "missing"
+        mark = lines.file_stamp(folder) or "missing"  # changes when a file in it is made, removed, replaced
         if folder not in look and marks.get(unit) == mark:
             continue
         known = _files_in(conn, folder)
@@ -396,10 +343,8 @@ def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple
 
 def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: bool | int = False,
                    part: int = PART) -> tuple[int, bool]:
-    """Bring the index up to date with ``mdirs`` and the learnings folder ``ldir``: (entries indexed,
-    whether the index is now up to date); nothing written, no lock taken, when nothing changed. Each
-    part of at most ``part`` lines is its own transaction: a build killed at any moment keeps every
-    part it committed, and the next call goes on from there. The writer's alone (ADR 0042)."""
+    """Bring the index up to date with ``mdirs`` and ``ldir``: (entries indexed, whether now up to date). Each
+    part of at most ``part`` lines is its own transaction, so a killed build keeps what it committed."""
     count = 0
     last_plan: list[tuple[Any, ...]] | None = None
     while True:
@@ -415,8 +360,7 @@ def refresh_within(conn: Connection, mdirs: list[str], ldir: str | None, deep: b
 
         conn.execute("BEGIN IMMEDIATE")
         with conn:  # commits, or rolls back on any exception
-            # why: planned again under the lock only when another connection wrote meanwhile (a line must
-            # never be indexed twice); otherwise the plan still holds
+            # why: planned again when another connection wrote meanwhile: a line is never indexed twice
             if conn.execute("PRAGMA data_version").fetchone()[0] != seen:
                 plan = _plan(conn, mdirs, ldir, deep)
             room = part

@@ -1,10 +1,6 @@
-"""From a typed prompt to the terms worth searching for, and the alternatives that find them.
-
-A term is a word of three characters or more (or of two that ``GROUPS`` holds: ``db``, ``ci``) that is
-neither a stopword nor a file name's language extension (``cart.py``: everywhere in a project).
-Each term becomes a *group*: the word, its prefix and its related words (``GROUPS``); an entry matches
-a group when it matches any of them. Why each part: docs/how/recall.md, "How selection works".
-"""
+"""From a typed prompt to the terms worth searching for (words of three characters or more, or two that
+``GROUPS`` holds, neither stopwords nor language extensions), each a *group* of alternatives: the word, its
+prefix, its related words. Why each part: docs/how/recall.md, "How selection works"."""
 
 # English function words and words that every request has
 STOPWORDS = frozenset("""
@@ -267,8 +263,8 @@ def words(text: str) -> list[str]:
 
 
 def split_identifiers(text: str) -> str:
-    """The words of the camelCase identifiers in ``text``, space-separated ("" when there are none):
-    indexed beside the text so ``payment intent`` finds ``PaymentIntents``."""
+    """The words of the camelCase identifiers in ``text`` ("" none), indexed so ``payment intent`` finds
+    ``PaymentIntents``."""
     # mixed case: a small letter, not all small (then not all capitals either)
     mixed = (words(t) for t in text.split() if not t.islower() and any(c.islower() for c in t))
     return " ".join(w for inner in mixed if len(inner) > 1 for w in inner)
@@ -293,9 +289,8 @@ ex exs md
 
 
 def without_extensions(text: str) -> str:
-    """``text`` with every file name's language extension cut off (``cart.py`` -> ``cart``): the last
-    dotted part after a word, when ``LANGUAGE_EXTENSIONS`` holds it. A dotted name that goes on
-    (``django.db.utils``) or an attribute (``self.cart``) keeps its words."""
+    """``text`` with every file name's language extension cut off (``cart.py`` -> ``cart``); a dotted name
+    that goes on (``django.db.utils``) or an attribute (``self.cart``) keeps its words."""
     out: list[str] = []
     start, n = 0, len(text)
     dot = text.find(".")
@@ -313,17 +308,16 @@ def without_extensions(text: str) -> str:
 
 
 def informative(prompt: str) -> list[str]:
-    """The prompt's terms, first occurrence order, without stopwords, pure numbers, short words (a word
-    of 2 characters is kept when ``GROUPS`` holds it: ``db``, ``ci``) and file names' language
-    extensions (``without_extensions``)."""
+    """The prompt's terms, in order, without stopwords, numbers, short words (but ``GROUPS``'s) and
+    extensions."""
     kept = (w for w in words(without_extensions(prompt))
             if (len(w) >= 3 or related(w)) and w not in STOPWORDS and not w.isdigit())
     return list(dict.fromkeys(kept))
 
 
 def group_alternatives(term: str, with_related: bool = True) -> list[str]:
-    """What matches ``term``: the word, its prefix (``"connec*"``), its related words (a hyphenated
-    one is a phrase; left out without ``with_related``), once each."""
+    """What matches ``term``: the word, its prefix (``"connec*"``), its related words (``with_related``),
+    once each."""
     alts = [term]
     base = stem(term)
     if len(base) >= 4:

@@ -1,11 +1,6 @@
-"""The index's one writer (ADR 0042): brings the index up to date with memory folders under the
-index's lock, in parts (``store.refresh_within``), then the word lists removals left short and the
-vectors: killed at any moment, the next run goes on from the last part committed. Who runs it and
-when: docs/how/recall.md, "The index". What it saw of each folder's files (their ``stat``) is kept
-beside the index (``seen/<folder>``, ``seen/#learnings``), and the size and time at which the index
-read each of the newest ``WATCHED`` learning files (``seen/#learning-files``), for SessionStart's
-check (:func:`behind`, hot path: only ``os`` at import time).
-"""
+"""The index's one writer (ADR 0042; docs/how/recall.md, "The index"): the index brought up to date under
+its lock, in parts, then the word lists and the vectors. What it saw of each folder (``seen/<folder>``) and
+of the newest learning files is kept for SessionStart's :func:`behind` (hot path: only ``os`` at import)."""
 
 from __future__ import annotations
 
@@ -27,8 +22,7 @@ PRUNE_AFTER = 1000
 FILES = ("decisions.jsonl", "failures.jsonl", "marks.jsonl", "handoff.jsonl", "handoff.md")
 LEARNINGS = "#learnings"  # the record of the learnings folder (a memory key never starts with #)
 LEARNING_FILES = "#learning-files"  # the record of the newest learning files, as the index read them
-# why 200: the digest's CANDIDATES (recall/readback/digest.py), the files SessionStart stats anyway; an edit
-# in place changes no folder's stat, only the file's, so a start finds it only among the files it stats
+# why 200: the digest's CANDIDATES, which SessionStart stats anyway (an edit in place changes only the file's)
 WATCHED = 200
 COMPLETE = "vectors_complete"  # meta: the model whose vectors every text had when the writer last looked
 
@@ -40,12 +34,10 @@ def lock_file(index_path: str) -> str:
 
 def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None, fresh: bool = False,
            waiting: Callable[[int], None] | None = None, deep: bool | int = True) -> tuple[int, int] | None:
-    """Bring the index at ``index_path`` up to date with ``mdirs`` and ``ldir``, vectors included:
-    (entries indexed, texts embedded); None when another writer holds the lock and ``waiting`` is
-    None, else ``waiting(entries indexed so far)`` at once and then about every second until it is free. ``fresh``
-    (``lh memory reindex``): every entry forgotten first, only when the lock was free at once.
-    ``deep``: see ``store.refresh_within``. A folder of the index that is not the user's own raises
-    ``store.FolderRefused`` before anything is written."""
+    """Bring the index up to date with ``mdirs`` and ``ldir``, vectors too: (entries indexed, texts
+    embedded); None when another writer holds the lock, unless ``waiting`` (called about every second)
+    waits for it. ``fresh`` (``lh memory reindex``): every entry forgotten first, only when the lock was
+    free at once."""
     import time
 
     from lazy_harness.recall.index import store
@@ -74,7 +66,7 @@ def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambd
 
 
 def indexed_so_far(index_path: str) -> int:
-    """How many entries the index holds now (read only; 0 when it cannot be read yet)."""
+    """How many entries the index holds now (0 when it cannot be read yet)."""
     from lazy_harness.recall.index import lookup, store
 
     try:
@@ -89,14 +81,12 @@ def indexed_so_far(index_path: str) -> int:
 
 def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log, fresh: bool,
                    deep: bool | int) -> tuple[int, int]:
-    """The update under the lock; an index found damaged on the way (a page a power loss ruined) is
-    removed and built again from the files, once: the writer holds the lock, nobody else writes it."""
+    """The update under the lock; an index found damaged on the way is built again from the files, once."""
     from lazy_harness.recall.index import store
 
     if fresh:
         clear(index_path)
-    # why: taken before reading: a file changed while this runs differs from what is recorded, and the
-    # next SessionStart asks for another update (never the other way round)
+    # why taken before reading: a file changed meanwhile differs from the record, so the next start asks again
     seen = {seen_file(index_path, m): f"{m}\n{stamp(m)}\n" for m in mdirs}
     watched: list[str] = []
     if ldir:
@@ -127,11 +117,9 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
 
 
 def records_refused(index_path: str, mdirs: Iterable[str] = ()) -> tuple[str, str] | None:
-    """(path, what it is) of something not a folder where the writer keeps its records beside the index at
-    ``index_path`` (``paths.recall_seen_dir``: ``a file, not a folder``), or of a folder in place of a
-    record (the learnings', ``mdirs``'); None when nothing stands in the way. why: every update fails
-    at its end there and every session start asks for another, while prompts read what the index
-    holds; the prompt hook and ``lh doctor`` name it. Three ``stat`` when all is well."""
+    """(path, what it is) of what stands where the writer keeps its records (a file for their folder, a
+    folder for a record), else None. why: every update would fail at its end; the prompt hook and ``lh
+    doctor`` name it."""
     seen = paths.recall_seen_dir(index_path)
     if not os.path.isdir(seen):
         return (seen, "a file, not a folder" if os.path.isfile(seen) else "not a folder") if os.path.lexists(seen) \
@@ -142,9 +130,8 @@ def records_refused(index_path: str, mdirs: Iterable[str] = ()) -> tuple[str, st
 
 def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int,
            watched: list[str]) -> tuple[tuple[int, int], dict[str, str]]:
-    """(entries indexed, texts embedded), and the ``size:mtime_ns`` at which the index read each of the
-    ``watched`` learning files (its ``source`` rows: a file in a month folder this update did not look
-    into keeps the stamp it was read at before, so an edit there still reads as behind)."""
+    """(entries indexed, texts embedded), and the ``size:mtime_ns`` at which the index read each
+    ``watched`` file."""
     import time
 
     from lazy_harness.errors import StaticModelError
@@ -154,8 +141,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
     started = time.monotonic()
     conn = store.connect(index_path)
     try:
-        # why: the mark is taken away before anything is indexed: an update killed from here on leaves
-        # none, and the next one looks for texts without a vector
+        # why taken away first: an update killed from here on leaves none; the next looks for missing vectors
         row = conn.execute("SELECT v FROM meta WHERE k = ?", (COMPLETE,)).fetchone()
         if row is not None:
             conn.execute("DELETE FROM meta WHERE k = ?", (COMPLETE,))
@@ -164,9 +150,8 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
         read = dict(lookup.rows_in(conn, "SELECT unit, stamp FROM source WHERE unit IN ({})", watched))
         if remade := apply.remake_short(conn):
             log(f"word lists of {remade} scope(s) made whole in {time.monotonic() - started:.1f} s")
-        # why: looking for texts without a vector reads every text's key (125 ms at 18,000 entries, about
-        # 700 ms at 100,000: most of an `lh memory search`); with nothing indexed and the last look
-        # finished for this model there is none to find
+        # why: the look for texts without a vector reads every key (700 ms at 100,000 entries); with nothing
+        # indexed and the last look finished for this model there is none
         skip = row is not None and row[0] == vectors.model_id() and not count
         try:
             embedded = 0 if skip else vectors.fill(conn, os.path.dirname(index_path))
@@ -184,18 +169,16 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
 
 
 def clear(index_path: str) -> None:
-    """Forget every entry of the index, keeping the vectors (found again by their text's hash when the
-    entries are indexed anew); an index that cannot be read is removed instead. The caller holds the lock."""
+    """Forget every entry, keeping the vectors (found again by their text's hash); an unreadable index is
+    removed."""
     from lazy_harness.recall.index import store
 
-    # why first: a writer killed after clearing left a short index while the files were as recorded, so
-    # no session start found it behind; with the records gone every folder's next start asks for a task
+    # why first: a writer killed after clearing left a short index no session start found behind
     store.forget_seen(index_path)
     store.removed_if_damaged(index_path, lambda: _cleared(store.connect(index_path)))
 
 
 def _cleared(conn: Connection) -> None:
-    """Every entry deleted from the index open on ``conn``, which is closed (a failed step rolls back)."""
     tables = ("entry", "hidden", "source", "key", "lex_doc", "lex_key", "lex_total", "lex_scope")
     try:
         conn.executescript(f"BEGIN IMMEDIATE; {''.join(f'DELETE FROM {t}; ' for t in tables)}"
@@ -207,8 +190,8 @@ def _cleared(conn: Connection) -> None:
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------
 
 def stamp(folder: str, learnings: bool = False) -> str:
-    """The ``stat`` of a memory folder's files ("-": none), or (``learnings``) of the learnings folder
-    and its month folders (a learning created, removed or saved by renaming changes its folder's)."""
+    """The ``stat`` of a memory folder's files ("-": none), or (``learnings``) of the learnings folder and
+    its month folders."""
     # why here: SessionStart has them loaded; others need not
     from lazy_harness.memory.files import month_folders
     from lazy_harness.memory.lines import file_stamp
@@ -240,9 +223,9 @@ def files_record(index_path: str) -> str:
 
 def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None,
            stamps: Mapping[str, list[int]] | None = None) -> bool:
-    """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer
-    last brought it up to date: a few ``stat`` and three small reads. A folder with no memory file of its
-    own, never indexed, is not behind (nothing of it to index). ``stamps``: see :func:`edited`."""
+    """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer last
+    brought it up to date (a folder never indexed with no memory file is not behind). ``stamps``:
+    :func:`edited`."""
     index_path = paths.recall_index_file(env)
     now = stamp(mdir)
     was = _read(seen_file(index_path, mdir))
@@ -257,11 +240,9 @@ def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None,
 
 
 def edited(index_path: str, ldir: str, stamps: Mapping[str, list[int]] | None) -> bool:
-    """Whether one of the newest learning files differs in size or time from what the index read of it:
-    an edit written into the file, which leaves its folder's ``stat`` as it was. ``stamps``: the
-    ``[size, mtime_ns, ...]`` of the files SessionStart's digest has just stat'ed (its candidates, the
-    files recorded), compared without another ``stat``; None (no digest ran): each recorded file is
-    stat'ed here. A file not among them, or gone (its folder's ``stat`` says so), is passed over."""
+    """Whether one of the newest learning files differs in size or time from what the index read of it (an
+    edit in place leaves its folder's ``stat`` as it was). ``stamps``: the ``[size, mtime_ns]`` the digest
+    has just stat'ed; None: each recorded file is stat'ed here."""
     text = _read(files_record(index_path))
     if text is None:
         return True  # why: no record (an index the writer has not recorded the files of yet) is behind
@@ -286,6 +267,6 @@ def edited(index_path: str, ldir: str, stamps: Mapping[str, list[int]] | None) -
 
 
 def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
-    """After a command or a page action changed ``mdir``: the index brought up to date now, unless
-    another writer holds it (None: the caller leaves an index task for the worker)."""
+    """After a command or a page action changed ``mdir``: the index brought up to date, unless another
+    writer holds it (None)."""
     return update(paths.recall_index_file(env), [mdir], ldir)
