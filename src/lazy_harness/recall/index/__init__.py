@@ -1,2 +1,1 @@
-"""The search index over the memory files: its schema and refresh plan, its one writer, the entries
-read from the files, the word lists, and reading it (for the prompt and for commands)."""
+"""The search index over the memory files: its schema, its one writer, the word lists, reading it."""

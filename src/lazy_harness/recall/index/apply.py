@@ -38,8 +38,7 @@ def _drop(conn: Connection, unit: str, pending: Pending) -> None:
 
 
 def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]], pending: Pending) -> set[int]:
-    """Index ``entries`` of ``unit`` in ``mdir`` (the learnings: ""), in the caller's transaction; their
-    rowids."""
+    """Index ``entries`` of ``unit`` in ``mdir`` ("": the learnings) in this transaction; their rowids."""
     if not entries:
         return set()
     for e in entries:  # why: a lone surrogate ("\ud83d", valid JSON) made SQLite refuse the whole index
@@ -65,8 +64,7 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
 
 
 def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending) -> tuple[int, bool]:
-    """Carry out one step of a plan, or its first ``budget`` lines: (entries (re)indexed, whether the step
-    is done)."""
+    """Carry out one step of a plan, or its first ``budget`` lines: (entries indexed, whether done)."""
     action, unit = step[0], step[1]
     done, row = True, (unit, step[-1], 0, 0, "")  # a step read whole: its stamp is its last item
     if action == "folder":
@@ -104,8 +102,7 @@ def apply(conn: Connection, step: tuple[Any, ...], budget: int, pending: Pending
 
 
 def settle(conn: Connection, unit: str | None, eids: Iterable[str], fresh: set[int], pending: Pending) -> None:
-    """Of the entries carrying each of ``eids`` (of ``unit``; None: the learnings), let the one every
-    reader shows stand (``sources.standing``) and set the others aside."""
+    """Of the entries of each of ``eids`` (of ``unit``; None: learnings), let the one readers show stand."""
     head, where = ([unit], "unit=?") if unit is not None else ([], "kind='learning'")
     sql = f"SELECT rowid, id, twin, claim, aside, unit, line, kind, title FROM entry WHERE {where} AND id IN ({{}})"
     groups: dict[tuple[str, str], list[tuple[Any, ...]]] = {}

@@ -1,5 +1,4 @@
-"""The index as commands read it: brought up to date first unless another writer holds it, built again when
-damaged."""
+"""The index as commands read it: brought up to date first unless another writer holds it."""
 
 from __future__ import annotations
 
@@ -16,9 +15,8 @@ if TYPE_CHECKING:
 
 def read_current(path: str, mdirs: list[str], ldir: str | None, read: Callable[[Connection], T],
                  deep: bool | int = False) -> tuple[T, int | None]:
-    """``writer.update`` (without waiting), then (``read(conn)``, entries indexed or None when another
-    writer was writing); rebuilt once when damaged. why not ``quick_check`` first: 800 ms at 100,000
-    entries."""
+    """``writer.update`` without waiting, then (``read(conn)``, entries indexed or None), rebuilt once if
+    damaged. why not ``quick_check`` first: 800 ms at 100,000 entries."""
     def current() -> tuple[T, int | None]:
         got = writer.update(path, mdirs, ldir, deep=deep)
         conn = store.connect(path)

@@ -14,8 +14,7 @@ REMAKE_SHARE = 4  # a scope's lists are made anew once they lost a place per thi
 
 
 def due(conn: Connection) -> list[str]:
-    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` of their entries (a remake: about a
-    second per thousand)."""
+    """The scopes whose cut lists lost a place per ``REMAKE_SHARE`` entries (1 s per 1,000 to remake)."""
     sql = "SELECT scope FROM lex_scope WHERE short > 0 AND short * ? >= docs"
     return [s for (s,) in conn.execute(sql, (REMAKE_SHARE,))]
 

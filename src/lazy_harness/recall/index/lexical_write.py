@@ -40,8 +40,7 @@ def update_totals(conn: Connection, delta: dict[str, int]) -> None:
 
 
 def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pending: Pending) -> None:
-    """Index ``docs`` (rowid, title, body, tags) in ``scope``, replacing a rowid already indexed; ``flush``
-    puts them in their lists, in the caller's transaction."""
+    """Index ``docs`` (rowid, title, body, tags) in ``scope``, replacing a rowid (``flush`` lists them)."""
     if any(not 0 < d[0] <= MAX_ROWID for d in docs):
         raise ValueError(f"lexical index: rowid out of range 1..{MAX_ROWID}")
     old = lookup.rows_in(conn, "SELECT rowid FROM lex_doc WHERE rowid IN ({})", [d[0] for d in docs])
@@ -55,8 +54,7 @@ def add(conn: Connection, scope: str, docs: list[tuple[int, str, str, str]], pen
 
 
 def flush(conn: Connection, pending: Pending) -> None:
-    """Put the entries ``add`` left in ``pending`` into their lists, df and counts (one merge per key for a
-    whole part of a build: entry by entry cost as much again)."""
+    """Put the entries ``add`` left in ``pending`` into their lists, one merge per key for a whole part."""
     for scope, parsed in pending.items():
         if not parsed:
             continue
@@ -84,8 +82,7 @@ def flush(conn: Connection, pending: Pending) -> None:
 
 
 def _merge(conn: Connection, scope: str, fresh: dict[str, list[tuple[int, int]]]) -> None:
-    """Insert new (impact, rowid) entries into the scope's lists, each kept the best of its key (one
-    ranking after the last of a list full or not complete stays out)."""
+    """Insert new (impact, rowid) entries into the scope's lists, each kept the best of its key."""
     known = {k: (df, blob) for k, df, blob in lookup.rows_in(conn, _LISTS, list(fresh), scope)}
     out = []
     cap, rank = lookup.CHAMPIONS, lexical_keys.rank

@@ -40,8 +40,7 @@ VISIBLE = (" AND NOT EXISTS (SELECT 1 FROM hidden h WHERE h.id = e.id AND (h.uni
 
 
 def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
-    """The first ``n`` (all) rowids and impacts of a list, read in place: its rowids (int32) then impacts
-    (uint16)."""
+    """The first ``n`` (all) rowids (int32) and impacts (uint16) of a list, read in place."""
     total = len(blob) // 6
     n = total if n is None else min(n, total)
     mv = memoryview(blob)
@@ -49,8 +48,7 @@ def columns(blob: bytes, n: int | None = None) -> tuple[memoryview, memoryview]:
 
 
 def _alternative(text: str) -> tuple[str, str, tuple[str, ...]]:
-    """(kind, key, words) of one alternative ('word', 'prefix*', a phrase), each word stemmed as the index
-    holds it."""
+    """(kind, key, words) of one alternative ('word', 'prefix*', a phrase), stemmed as the index holds it."""
     if text.endswith("*"):
         cut = terms.words(text[:-1])
         p = index_word(cut[0]) if cut else ""
@@ -98,8 +96,7 @@ def search(conn: Connection, scopes: list[str], groups: list[list[str]], pool: i
 
 def _shortlist(acc: dict[int, float], n: int, pool: int, visible: Callable[[list[int]], set[int]] | None
                ) -> list[int]:
-    """The ``n`` rowids of ``acc`` with the highest sums that ``visible`` keeps (at least ``pool`` when
-    there)."""
+    """The ``n`` rowids of ``acc`` with the highest sums that ``visible`` keeps (at least ``pool``)."""
     # why: the same list as sorted(...)[:n] (documented so), without ordering all 6,500 entries
     best = heapq.nlargest(n, acc, key=acc.__getitem__)
     if visible is None:
@@ -205,8 +202,7 @@ def _exact(conn: Connection, rowids: list[int], alts: list[Alt], idf: dict[str, 
 
 
 def _by_word(hit: list[tuple[int, set[int]]]) -> list[set[int]]:
-    """The groups each word of the entry stands for (a word and its prefix are found at one place: one
-    word)."""
+    """The groups each word of the entry stands for (a word and its prefix are one word)."""
     if len(hit) < 2:
         return [groups for _, groups in hit]
     at: dict[int, set[int]] = {}
@@ -240,14 +236,12 @@ _DOCS = KeptRows()  # rowid -> its Doc, as the searches met it (keep_docs) and r
 
 
 def keep_docs(n: int) -> None:
-    """Keep the text of up to ``n`` entries between searches (the resident answerer); a rowid's text never
-    changes."""
+    """Keep the text of up to ``n`` entries between searches (a rowid's text never changes)."""
     _DOCS.reset(n)
 
 
 def spaced(toks: str) -> str:
-    """An entry's stored words as rescoring searches them: ``" title \n body \n tags "`` (a damaged row's
-    missing lines empty)."""
+    """An entry's stored words as rescoring reads them: ``" title \n body \n tags "``."""
     if toks.count("\n") == 2:
         return " " + toks.replace("\n", " \n ") + " "
     c0, c1, c2 = (toks.split("\n") + ["", ""])[:3]
@@ -255,8 +249,7 @@ def spaced(toks: str) -> str:
 
 
 def warm_docs(conn: Connection, below: int, n: int, most: int) -> list[int]:
-    """Read ahead the texts of up to ``n`` entries under rowid ``below``, newest first (at most ``most``
-    kept); their rowids."""
+    """Read ahead the texts of up to ``n`` entries under rowid ``below`` (``most`` in all); their rowids."""
     room = min(n, most - len(_DOCS.ahead))
     if room <= 0:
         return []
@@ -305,12 +298,10 @@ def own_learnings(conn: Connection, project: str, keys: Iterable[str],
     shown = f"e.kind='learning'{VISIBLE}"
     head = "SELECT e.id, e.title, e.file, e.hold FROM entry e WHERE e.mdir='' AND "
     parts, args = [f"{head}e.okey='' AND e.origin=? AND {shown}"], [project]
-    if earlier:
-        parts.append(f"{head}e.okey IN ({','.join('?' * len(earlier))}) AND {shown}")
-        args += earlier
-    if taken:
-        parts.append(f"{head}e.id IN ({','.join('?' * len(taken))}) AND {shown}")
-        args += taken
+    for column, values in (("okey", earlier), ("id", taken)):
+        if values:
+            parts.append(f"{head}e.{column} IN ({','.join('?' * len(values))}) AND {shown}")
+            args += values
     return [(r[0] or "", r[1] or "", r[2] or "", r[3] or "") for r in conn.execute(" UNION ALL ".join(parts), args)]
 
 
@@ -323,8 +314,7 @@ def provenance_of(conn: Connection, rowids: list[int]) -> dict[int, tuple[str, s
 def candidates(conn: Connection, groups: list[list[str]], scopes: list[str], where: str, args: list[Any],
                limit: int, hidden_too: bool = False) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
     """The best ``limit`` visible entries (``search``): rows (``COLUMNS`` and the score), best first, and
-    the facts with ``matched`` (rowid -> groups). ``hidden_too``: the superseded, forgotten and the like
-    too."""
+    the facts with ``matched``; ``hidden_too``: the superseded, forgotten and the like too."""
     # why the braces doubled: ``rows_in`` fills the ``IN ({})`` with str.format
     keep = f"{where}{'' if hidden_too else VISIBLE}".replace("{", "{{").replace("}", "}}")
 

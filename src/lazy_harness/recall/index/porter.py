@@ -91,8 +91,7 @@ CACHED = 200_000
 
 
 def stem(word: str) -> str:
-    """Porter's stem of a lower-case word, read as UTF-8 bytes as SQLite does (one of under 3 or over 64
-    left)."""
+    """Porter's stem of a lower-case word, read as UTF-8 bytes as SQLite reads it."""
     got = _CACHE.get(word)
     if got is not None:
         return got
@@ -111,8 +110,7 @@ def stem(word: str) -> str:
 
 
 def fold(word: str) -> str:
-    """``word`` as unicode61 (remove_diacritics 2) keeps it: Latin letters without diacritics, a final
-    sigma as a sigma, a lone combining mark gone."""
+    """``word`` as unicode61 (remove_diacritics 2) keeps it: Latin letters without diacritics, ς as σ."""
     if word.isascii():
         return word
     import unicodedata

@@ -25,16 +25,14 @@ def text_of(value: object) -> str:
 
 
 def cues_of(value: object) -> str:
-    """The entry's cues one a line, as ``entry.cues`` keeps them: the embedder compares the prompt with
-    each (ADR 0020)."""
+    """The entry's cues one a line: the embedder compares the prompt with each (ADR 0020)."""
     items = value if isinstance(value, (list, tuple)) else [value]
     cues = [" ".join(text_of(c).split()) for c in items if c is not None]
     return "\n".join(c for c in cues if c)[:MAX_FIELD]
 
 
 def tags_of(rec: dict, *texts: str) -> str:
-    """The tags column: the entry's tags, its cues, then the words of the camelCase identifiers of
-    ``texts``."""
+    """The tags column: the tags, the cues, the words of the camelCase identifiers of ``texts``."""
     tags, cues = text_of(rec.get("tags")), text_of(rec.get("cues"))
     extra = split_identifiers(" ".join(texts))
     tags = f"{tags} {cues}" if cues else tags
@@ -137,9 +135,7 @@ def _handoff_entry(item: dict, path: str, status: str) -> dict:
 
 
 def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
-    """(the file a person reads the items in, the items as entries) as ``handoff.load`` gives them: the
-    open ones, then the forgotten ones (``"status": "forgotten"``, the log as their file) for the index to
-    hide."""
+    """(the file a person reads, the items as entries): the open ones, then the forgotten ones (hidden)."""
     from lazy_harness.memory import handoff
 
     path = os.path.join(memory_dir, files.HANDOFF)
@@ -151,8 +147,7 @@ def read_handoff(memory_dir: str) -> tuple[str, list[dict]]:
 
 
 def read_learning(path: str) -> dict | None:
-    """A learning file as an entry with its ``"status"`` (the index hides one not active); None when
-    unreadable or empty (``state.EMPTY``)."""
+    """A learning file as an entry with its ``"status"``; None when unreadable or empty (``state.EMPTY``)."""
     from lazy_harness.memory import state
 
     try:  # why open_regular: a FIFO in a learning's place held the writer (and the index's lock) for good
@@ -204,9 +199,8 @@ def file_stamps(folder: str) -> dict[str, str]:
 
 
 def check(path: str, offset: int) -> str:
-    """A digest of the file's first ``offset`` bytes: the index reads on from ``offset`` only while it
-    matches, so an edit in place before it is read again (8.5 MB hashed in about 15 ms, the writer's, never
-    a hook's)."""
+    """A digest of the file's first ``offset`` bytes: reading on from ``offset`` only while it matches, an
+    edit before it is read again (8.5 MB hashed in 15 ms, by the writer, never a hook)."""
     import hashlib
 
     digest = hashlib.blake2b(digest_size=16)

@@ -58,8 +58,7 @@ class FolderRefused(LhError):
 
 
 class FileRefused(LhError):
-    """The index's file cannot be opened or written (a folder there, no permission, a full disk): not
-    damage."""
+    """The index's file cannot be opened or written (a folder there, no permission, a full disk)."""
 
 
 class BeingMade(Exception):
@@ -102,8 +101,7 @@ def sqlite() -> ModuleType:
 
 
 def read_only(path: str, timeout: float) -> Connection:
-    """The index at ``path`` opened read only (``mode=ro``). why quoted: a "#", "?" or "%" in a URI's path is
-    syntax."""
+    """The index opened read only (``mode=ro``); why quoted: "#", "?" or "%" of a path is URI syntax."""
     import stat
     from urllib.parse import quote
 
@@ -118,9 +116,8 @@ def read_only(path: str, timeout: float) -> Connection:
 
 
 def connect(path: str, timeout: float = 5.0, create: bool = True) -> Connection:
-    """Open the index at ``path``, making it (``create``) or, for a reader, raising ``DatabaseError`` when the
-    file holds no index of this version; with ``create``, one not a database or of another version is made
-    again."""
+    """Open the index at ``path``: with ``create`` (the writer) one of another version is made again and a
+    folder not the user's raises :class:`FolderRefused`; a reader (no ``create``) gets ``DatabaseError``."""
     if create:
         own_folder(os.path.dirname(path))  # why: never another user's folder (ADR 0031)
     _no_links(path, create)
@@ -132,7 +129,8 @@ def _opened(path: str, timeout: float, create: bool) -> Connection:
     sqlite3 = sqlite()
     conn = None
     if create:
-        # why: SQLite would make it 0644; append_regular: a plain open of a FIFO there waits for good
+        # why: SQLite would make it 0644 (each try: a damaged file removed is made again); append_regular:
+        # a plain open of a FIFO there waits for good
         try:
             os.close(append_regular(path, 0o600))
         except OSError:
@@ -233,8 +231,7 @@ def damaged(exc: BaseException) -> bool:
 
 
 def removed_if_damaged(path: str, work: Callable[[], T], said: Callable[[BaseException], object] = repr) -> T | None:
-    """``work()``, or None when it raised damage: then ``said(exc)`` and the index removed. Anything else is
-    raised."""
+    """``work()``, or None when it raised damage: then ``said(exc)`` and the index removed."""
     try:
         return work()
     except Exception as exc:
@@ -313,9 +310,8 @@ def _files_in(conn: Connection, folder: str) -> dict[str, str]:
 
 
 def _plan_learnings(conn: Connection, ldir: str, deep: bool | int) -> list[tuple[Any, ...]]:
-    """The learning files to (re)index or drop. why per folder: a month folder whose own ``stat`` is unchanged
-    is skipped unless ``deep`` (True, or a number of newest folders) names it; a new learning costs one read.
-    """
+    """The learning files to (re)index or drop. why: a month folder whose own ``stat`` is unchanged is
+    skipped, unless ``deep`` (True, or a number of newest folders) names it."""
     plan: list[tuple] = []
     marks = _files_in(conn, FOLDER_PREFIX + ldir)  # the month folders' marks: the same range of the key
     folders = [os.path.join(ldir, m) for m in files.month_folders(ldir)]

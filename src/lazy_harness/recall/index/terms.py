@@ -31,9 +31,8 @@ without far big small go goes come comes came put puts take takes took keep keep
 team anyone nobody somewhere anywhere everywhere around across able
 """.split())
 
-# Words every software project uses for its everyday objects and chores ("the README", "a test"): they
-# say what kind of thing, not which. Counted in a match, but a match of these alone never passes the bar
-# (ADR 0034): they are shared with half of memory. Other forms are found by ``generic``'s light stem.
+# Words every software project uses for its everyday objects and chores: counted in a match, but a match
+# of these alone never passes the bar (ADR 0034). Other forms are found by ``generic``'s light stem.
 GENERIC = frozenset("""
 test tests testing tested unit database databases db error errors fail fails failed failing failure
 file files readme doc docs documentation page pages screen screens app apps application data user users
@@ -51,11 +50,9 @@ def generic(term: str) -> bool:
     return term in GENERIC or stem(term) in GENERIC
 
 
-# Words that mean or name the same thing in everyday software work, one group a line: a word finds every
-# other word of its lines; hyphenated words are searched as phrases. Grow it with words that mean the same
-# in software for everyone, never with the words of one memory or one test set. A file extension is no
-# synonym of its language: in memory, "py" is mostly the end of a file's name, which every entry of a
-# Python project has. (Kept in this module: the hook's import allow-list.)
+# Words that mean the same in everyday software work, one group a line (hyphenated ones are phrases):
+# grow it with words for everyone, never those of one memory or test set; no file extension (in memory
+# "py" mostly ends a file's name)
 GROUPS = """
 error errors exception exceptions traceback stacktrace failure failures fault faults
 crash crashes crashed crashing segfault panic abort dies died killed
@@ -263,8 +260,7 @@ def words(text: str) -> list[str]:
 
 
 def split_identifiers(text: str) -> str:
-    """The words of the camelCase identifiers in ``text`` ("" none), indexed so ``payment intent`` finds
-    ``PaymentIntents``."""
+    """The words of the camelCase identifiers in ``text``: ``payment intent`` finds ``PaymentIntents``."""
     # mixed case: a small letter, not all small (then not all capitals either)
     mixed = (words(t) for t in text.split() if not t.islower() and any(c.islower() for c in t))
     return " ".join(w for inner in mixed if len(inner) > 1 for w in inner)
@@ -308,16 +304,14 @@ def without_extensions(text: str) -> str:
 
 
 def informative(prompt: str) -> list[str]:
-    """The prompt's terms, in order, without stopwords, numbers, short words (but ``GROUPS``'s) and
-    extensions."""
+    """The prompt's terms, in order, without stopwords, numbers, short words and language extensions."""
     kept = (w for w in words(without_extensions(prompt))
             if (len(w) >= 3 or related(w)) and w not in STOPWORDS and not w.isdigit())
     return list(dict.fromkeys(kept))
 
 
 def group_alternatives(term: str, with_related: bool = True) -> list[str]:
-    """What matches ``term``: the word, its prefix (``"connec*"``), its related words (``with_related``),
-    once each."""
+    """What matches ``term``: the word, its prefix (``"connec*"``), its related words (``with_related``)."""
     alts = [term]
     base = stem(term)
     if len(base) >= 4:

@@ -34,10 +34,8 @@ def lock_file(index_path: str) -> str:
 
 def update(index_path: str, mdirs: list[str], ldir: str | None, log: Log = lambda message: None, fresh: bool = False,
            waiting: Callable[[int], None] | None = None, deep: bool | int = True) -> tuple[int, int] | None:
-    """Bring the index up to date with ``mdirs`` and ``ldir``, vectors too: (entries indexed, texts
-    embedded); None when another writer holds the lock, unless ``waiting`` (called about every second)
-    waits for it. ``fresh`` (``lh memory reindex``): every entry forgotten first, only when the lock was
-    free at once."""
+    """Bring the index up to date, vectors too: (entries indexed, texts embedded); None when another writer
+    holds the lock, unless ``waiting`` waits. ``fresh``: every entry forgotten first, if the lock was free."""
     import time
 
     from lazy_harness.recall.index import store
@@ -117,9 +115,8 @@ def _update_locked(index_path: str, mdirs: list[str], ldir: str | None, log: Log
 
 
 def records_refused(index_path: str, mdirs: Iterable[str] = ()) -> tuple[str, str] | None:
-    """(path, what it is) of what stands where the writer keeps its records (a file for their folder, a
-    folder for a record), else None. why: every update would fail at its end; the prompt hook and ``lh
-    doctor`` name it."""
+    """(path, what it is) of what stands where the writer keeps its records, else None (why: every update
+    would fail at its end; the prompt hook and ``lh doctor`` name it)."""
     seen = paths.recall_seen_dir(index_path)
     if not os.path.isdir(seen):
         return (seen, "a file, not a folder" if os.path.isfile(seen) else "not a folder") if os.path.lexists(seen) \
@@ -130,8 +127,7 @@ def records_refused(index_path: str, mdirs: Iterable[str] = ()) -> tuple[str, st
 
 def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: bool | int,
            watched: list[str]) -> tuple[tuple[int, int], dict[str, str]]:
-    """(entries indexed, texts embedded), and the ``size:mtime_ns`` at which the index read each
-    ``watched`` file."""
+    """(entries indexed, texts embedded), and the stamps at which the index read the ``watched`` files."""
     import time
 
     from lazy_harness.errors import StaticModelError
@@ -169,8 +165,7 @@ def _write(index_path: str, mdirs: list[str], ldir: str | None, log: Log, deep: 
 
 
 def clear(index_path: str) -> None:
-    """Forget every entry, keeping the vectors (found again by their text's hash); an unreadable index is
-    removed."""
+    """Forget every entry, keeping the vectors (found again by hash); an unreadable index is removed."""
     from lazy_harness.recall.index import store
 
     # why first: a writer killed after clearing left a short index no session start found behind
@@ -190,8 +185,7 @@ def _cleared(conn: Connection) -> None:
 # --- what the writer saw: SessionStart's check for hand edits -----------------------------------
 
 def stamp(folder: str, learnings: bool = False) -> str:
-    """The ``stat`` of a memory folder's files ("-": none), or (``learnings``) of the learnings folder and
-    its month folders."""
+    """The ``stat`` of a memory folder's files, or (``learnings``) of the learnings' folders ("-": none)."""
     # why here: SessionStart has them loaded; others need not
     from lazy_harness.memory.files import month_folders
     from lazy_harness.memory.lines import file_stamp
@@ -224,8 +218,7 @@ def files_record(index_path: str) -> str:
 def behind(env: Mapping[str, str] | None, mdir: str, ldir: str | None,
            stamps: Mapping[str, list[int]] | None = None) -> bool:
     """Whether the index is missing or a file of ``mdir`` or of the learnings changed since the writer last
-    brought it up to date (a folder never indexed with no memory file is not behind). ``stamps``:
-    :func:`edited`."""
+    saw them (``stamps``: :func:`edited`); a folder never indexed with no memory file is not behind."""
     index_path = paths.recall_index_file(env)
     now = stamp(mdir)
     was = _read(seen_file(index_path, mdir))
@@ -267,6 +260,5 @@ def edited(index_path: str, ldir: str, stamps: Mapping[str, list[int]] | None) -
 
 
 def after_write(env: Mapping[str, str] | None, mdir: str, ldir: str | None) -> tuple[int, int] | None:
-    """After a command or a page action changed ``mdir``: the index brought up to date, unless another
-    writer holds it (None)."""
+    """After a change of ``mdir``: the index brought up to date, unless another writer holds it (None)."""
     return update(paths.recall_index_file(env), [mdir], ldir)
