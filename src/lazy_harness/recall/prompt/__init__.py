@@ -1,2 +1,1 @@
-"""Prompt recall: what one typed prompt gets, decided in :mod:`lazy_harness.recall.prompt.recall`;
-whether it gets a search at all, the ranking and its bar, the trust check, what was already shown."""
+"""Prompt recall: what one typed prompt gets (:mod:`lazy_harness.recall.prompt.recall`), and why."""

@@ -1,8 +1,5 @@
-"""Trust at prompt recall (ADR 0024; docs/how/recall.md, "Trust"): which ranked entries a prompt may
-be given. A ``scope: project`` learning only in the project it was written for, known by the project
-key recorded with it (two projects may share a folder name); the hold check again before injection
-(memory/trust.py), unless the person approved the entry (memory/held.py).
-"""
+"""Trust at prompt recall (ADR 0024; docs/how/recall.md, "Trust"): a ``scope: project`` learning only in
+its project, known by its key; the hold check again before injection, unless the person approved it."""
 
 from __future__ import annotations
 
@@ -29,8 +26,7 @@ def attach(conn: sqlite3.Connection, ranked: list[dict]) -> None:
 
 
 def in_scope(c: dict, key: frozenset[str], legacy: Callable[[Record], bool]) -> bool:
-    """A learning of ``scope: project`` only in the project of memory keys ``key`` (one written before
-    keys were recorded: when ``legacy``, ``provenance.legacy_owner``, says so); anything else as found."""
+    """A ``scope: project`` learning only in the project of keys ``key`` (without a key: ``legacy``)."""
     if c["kind"] != "learning" or str(c.get("scope") or "").lower() != "project":
         return True
     if c.get("okey"):
@@ -44,9 +40,7 @@ def in_scope(c: dict, key: frozenset[str], legacy: Callable[[Record], bool]) -> 
 
 def owner_of(cwd: str, mdir: str,
              env: Env | None = None) -> tuple[frozenset[str], Callable[[Record], bool], frozenset[str]]:
-    """(the keys whose project-scoped learnings are this project's: its memory folder's name and
-    aliases, ``provenance.legacy_owner`` of the project holding ``cwd`` with the learnings it adopted,
-    the ids of those adopted learnings: written before keys were recorded, they carry no key)."""
+    """(this project's keys, ``provenance.legacy_owner`` for learnings without a key, the ids it adopted)."""
     from lazy_harness import paths
     from lazy_harness.memory import aliases, provenance
     from lazy_harness.project_identity import project_name, project_root
@@ -58,11 +52,9 @@ def owner_of(cwd: str, mdir: str,
 
 
 def hold_back(ranked: list[dict], mdir: str, env: Env | None) -> None:
-    """The hold check on the candidates that pass, before the trail rule (``rank.by_similarity``'s
-    ``withheld``) and again for those the strength bar passed: a best match held back is given to no
-    session, so it sets no bar for the others. The index keeps every entry's verdict; one it holds none
-    for (a row gone between the search and ``attach``) is checked here. Each held one gets ``held`` and
-    no longer passes, unless the person approved it."""
+    """The hold check on the candidates that pass (before the trail rule, and again for those the strength
+    bar passed): one held gets ``held`` and no longer passes, unless approved. The index keeps each
+    verdict; a row gone since the search is checked here."""
     approvals: list[Container[str]] = []  # the approved ids, read once when first needed
     for c in ranked:
         if not c["passes"] or c.get("held"):
@@ -77,8 +69,7 @@ def hold_back(ranked: list[dict], mdir: str, env: Env | None) -> None:
 def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str]]) -> bool:
     from lazy_harness.memory import frontmatter, held, state
 
-    # why the index's reason: it names a secret beside an order (trust.every_reason), and a secret holds
-    # an entry whatever approved it (ADR 0056); so no approval here looks for one, loading the redactor
+    # why: a secret the index's reason names holds an entry whatever approved it (ADR 0056)
     if trust.SECRET in str(c.get("hold") or ""):
         return False
     if c["kind"] != "learning":
@@ -92,12 +83,9 @@ def _approved(c: dict, mdir: str, env: Env | None, approvals: list[Container[str
 
 def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, keys: frozenset[str],
                     adopted: frozenset[str], kept: Rows | None, mdir: str, env: Env | None) -> Rows | None:
-    """Another project's learning that passes, of a title one of this project's learnings has (matched by
-    its words), no longer passes: it gets ``own_title``, that learning's id. The SessionStart digest's
-    rule (memory/own_title.py, ADR 0071): this project's text of a subject is its word here, whether or
-    not the prompt matched it. ``kept``: this project's learnings (id, title, file), read from the index
-    once (None: not yet); returned for the next call. Nothing is read unless another project's passes; a
-    held one of this project's counts when the person approved it (:func:`shown_here`)."""
+    """Another project's passing learning of a title one of this project's has gets ``own_title`` (that
+    one's id) and no longer passes (memory/own_title.py, ADR 0071). ``kept``: this project's learnings from
+    the index, read once, only when another's passes; returned for the next call."""
     from lazy_harness.memory import own_title, provenance
 
     def here(c: dict) -> bool:  # ``state.written_in``, adopted ids too; why not it: ``state`` costs the hook
@@ -119,8 +107,6 @@ def own_title_first(ranked: list[dict], conn: sqlite3.Connection, project: str, 
 
 
 def shown_here(row: tuple[str, ...], mdir: str, env: Env | None) -> bool:
-    """Whether this project's learning (a row of ``lookup.own_learnings``: id, title, file, hold) reaches its
-    sessions: the hold check passes it, or the person approved it (:func:`hold_back`'s rule; its file is
-    read only then). why: one approved after its hold is shown, and the index keeps the hold's verdict; it
-    did not count as this project's title, and the other project's text was given beside it."""
+    """Whether this project's learning (an ``own_learnings`` row) reaches its sessions: the hold check
+    passes it, or the person approved it (why: one approved after its hold is shown, so its title counts)."""
     return not row[3] or _approved({"hold": row[3], "kind": "learning", "file": row[2]}, mdir, env, [])

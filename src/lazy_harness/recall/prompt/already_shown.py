@@ -1,11 +1,5 @@
-"""What a session has already been shown, so a prompt never repeats it.
-
-    <queue>/state/<session>.shown   one id per line
-
-Beside the queue's other per-session state files, and removed with them. SessionStart starts the
-file over with the ids it printed (after a start, a clear or a compaction the model's context holds
-only that); a resume keeps it (the old context comes back); each prompt appends what it injected.
-"""
+"""What a session has already been shown (``<queue>/state/<session>.shown``, an id a line), so a prompt
+never repeats it: SessionStart starts it over (a resume keeps it), each prompt appends what it injected."""
 
 from __future__ import annotations
 
@@ -32,8 +26,7 @@ def state_file(env: Env | None, session_id: str) -> str:
 def read(env: Env | None, session_id: str) -> set[str]:
     if not session_id:
         return set()
-    # why a lazy import: memory.usage is a module both hooks that call this load anyway (hotload.HOT);
-    # memory may not import recall (tests/test_layering.py), so the one reader of a file's end lives there
+    # why there, imported late: both hooks load memory.usage anyway (hotload.HOT)
     from lazy_harness.memory.usage import newest_text
 
     try:
@@ -60,12 +53,10 @@ def add(env: Env | None, session_id: str, ids: Iterable[str], replace: bool = Fa
     if replace:
         from lazy_harness.atomic import atomic_write
 
-        # why: whole for any reader, but not fsynced (two fsyncs, about 0.8 ms of SessionStart): lost
-        # in a power cut, it only means an item may be shown once more, as the appends below
+        # why not fsynced (0.8 ms of SessionStart): lost, an item may be shown once more
         atomic_write(path, text, durable=False)
         return
-    # why: a plain O_APPEND write, no lock and no fsync: one small write per prompt on the hot path, and
-    # losing it in a crash only means an item may be shown once more
+    # why no lock, no fsync: one small write per prompt; lost, an item may be shown once more
     fd = append_regular(path)  # why not os.open: a FIFO in the file's place held the prompt
     try:
         os.write(fd, text.encode("utf-8"))

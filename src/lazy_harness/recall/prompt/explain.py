@@ -1,7 +1,5 @@
-"""What one typed prompt would get, and why, for ``lh memory show --prompt`` and the search of ``lh
-ui``: the text the prompt hook would inject (the same ``recall.context_for``) and the ranked
-candidates with the bar they met or missed.
-"""
+"""What one typed prompt would get, and why (``lh memory show --prompt``, the search of ``lh ui``): the
+hook's text (``recall.context_for``) and the ranked candidates with the bar they met or missed."""
 
 from __future__ import annotations
 
@@ -25,11 +23,9 @@ SEARCH = {"exact": "every entry holding its words scored",
 def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
            place: tuple[str, str, str] | None = None, session: str = "", transcript: str = "",
            started: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """``{"for": whose prompt, "nothing": why}`` when the prompt gets no search at all; else ``{"for",
-    "text": the injected text or None, "why": :func:`header`, "none": why nothing came back, "ranked":
-    the first SHOWN candidates with ``why`` (``rank.why``), "indexed": entries the index update took in
-    first}``. ``session``: that session's next prompt, as the hook reads it (a fork's parents read from
-    ``transcript``, nothing written); else a new session's first, after SessionStart showed ``started``."""
+    """``{"for", "nothing"}`` when the prompt gets no search; else ``{"for", "text", "why": :func:`header`,
+    "none", "ranked": the first SHOWN candidates with ``why``, "indexed"}``. ``session``: that session's
+    next prompt (``transcript``: a fork's parents); else a new session's first after ``started``."""
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
 
@@ -59,9 +55,7 @@ def report(prompt: str, cwd: str, cfg: Config, env: Mapping[str, str] | None,
 
 def left_out(shown: list[dict[str, Any]], info: Mapping[str, Any], already: Collection[str], session: bool,
              settings: RecallConfig) -> None:
-    """Each candidate that passes the bar and is not in the text gets ``left`` (``shown``: shown to the
-    session already; ``no room``: past ``recall.max_items`` or ``recall.max_chars``) and that reason before
-    the bar's in ``why``: the table marks ``pass`` only what the prompt gets."""
+    """Each passing candidate not in the text gets ``left`` (``shown``, ``no room``) and why, in ``why``."""
     kept = {c["id"] for c in info["kept"]}
     admitted = {c["id"] for c in info["admitted"]}  # within recall.max_items
     for c in shown:
@@ -82,8 +76,7 @@ def left_out(shown: list[dict[str, Any]], info: Mapping[str, Any], already: Coll
 
 
 def header(info: Mapping[str, Any], settings: RecallConfig) -> str:
-    """The ``==== why`` line: the prompt's terms, which entries the words' search scored, and the bar
-    (the similarity bar's rules when it ran, the strength bar's for the rest)."""
+    """The ``==== why`` line: the prompt's terms, which entries the search scored, and the bar."""
     extra = int(settings["min_terms"]) + rank.OTHER_PROJECT
     weight = f", {settings['min_coverage']}% of their weight" if settings["min_coverage"] else ""
     lexical = (f"{settings['min_terms']} terms, {extra} for a general learning of another project, strength "

@@ -1,9 +1,6 @@
-"""Which entries a prompt gets, and the text that carries them: the prompt's terms (groups of
-alternatives), the best ``POOL`` candidates of the word lists (ADR 0049), the strength bar
-(``rank``), the similarity bar and its evidence rules (``by_similarity``, ADR 0020, 0025, 0034,
-0041), and the lines printed (``render``). The bars step by step: docs/how/recall.md, "How selection
-works", "Similarity" and "Precision"; each number's reason is beside its constant.
-"""
+"""Which entries a prompt gets: its terms, the best ``POOL`` candidates of the word lists (ADR 0049), the
+strength bar (``rank``), the similarity bar and its evidence rules (``by_similarity``), and the lines
+printed (``render``). Step by step: docs/how/recall.md; each number's reason is beside its constant."""
 
 from __future__ import annotations
 
@@ -25,16 +22,14 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import RecallConfig
 
 MAX_TERMS = 12
-# why 30, not 60: the candidates the bars look at. On all six blind sets, alone, with 17,500 filler
-# entries in other projects and with 12,000 in their own, 30 found as many expected entries or more
-# (1 to 2 more in four of the 18 runs) with no more noise; the prompt's answer took 2 ms less (ADR 0049)
+# why 30, not 60: on all six blind sets, with and without fillers, as many expected entries or more with
+# no more noise, 2 ms sooner (ADR 0049)
 POOL = 30
 # why: a word no entry holds (a paraphrase's own words) weighs half the rarest word's: a paraphrase
 # is not drowned by it, a prompt mostly about what memory never mentions still gets nothing
 UNKNOWN = 0.5
-# why: a general learning of another project is about a tool every project uses, as are prompts that
-# need no memory: one word more took noise from 15 to 9 of 56 such prompts, for 2 of 197 expected
-# entries (ADR 0017)
+# why: another project's general learning is about a tool every project uses: one word more took noise
+# from 15 to 9 of 56 prompts, for 2 of 197 expected entries (ADR 0017)
 OTHER_PROJECT = 1
 # why: an entry written without cues (ADR 0018) has one field fewer to match, so a lower BM25 for the
 # same relevance; measured in ADR 0019
@@ -50,17 +45,15 @@ COVER = 0.2
 # episode's (ADR 0041: 3 to 6 entries and 0.03 to 0.05 give the same figures)
 CROWD = 4
 STANDOUT = 0.03
-# why: a note whose score trails the prompt's best match by more than this is weaker evidence than the
-# note the prompt is about, and most such notes were not the one wanted: on the development sets 0.15 to
-# 0.30 lost no labelled prompt and took 6 to 25% of the characters injected (ADR 0061)
+# why: a note trailing the best match by more was mostly not the one wanted: 0.15 to 0.30 lost no
+# labelled prompt and took 6 to 25% of the characters injected (ADR 0061)
 TRAIL = 0.25
 CAP_ITEM = 420
 NOUN = {"decision": "decision", "failure": "failure", "learning": "learning", "handoff": "open item"}
 
 
 def groups(prompt: str, keep_stopwords: bool = False) -> list[str]:
-    """The prompt's informative terms, at most ``MAX_TERMS`` (with ``keep_stopwords``, for words typed
-    as a search, every word when all are stopwords); each becomes a group of alternatives."""
+    """The prompt's terms, at most ``MAX_TERMS`` (``keep_stopwords``: all words when all are stopwords)."""
     found = terms.informative(prompt)
     if not found and keep_stopwords:
         found = list(dict.fromkeys(w for w in terms.words(prompt) if len(w) >= 2))
@@ -70,10 +63,8 @@ def groups(prompt: str, keep_stopwords: bool = False) -> list[str]:
 def rank(conn: Connection, prompt: str, where: str, args: list[Any], settings: RecallConfig, scopes: list[str],
          pool: int = POOL, keep_stopwords: bool = False, hidden_too: bool = False, project: str | None = None,
          with_related: bool = True) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Scored candidates, best first, each with ``passes``; and facts about the query for the log.
-    ``scopes``: the memory folders searched ("" for the learnings); ``info["search"]``: ``exact`` when
-    no word list read was cut, ``bounded`` when one was (ADR 0049). ``project``: the prompt's project,
-    whose own learnings need no extra word (``OTHER_PROJECT``)."""
+    """Scored candidates, best first, each with ``passes``, and facts for the log. ``scopes``: the memory
+    folders ("" the learnings); ``project``: the prompt's (``OTHER_PROJECT``)."""
     gs = groups(prompt, keep_stopwords)
     info: dict[str, Any] = {"terms": gs, "candidates": 0}
     if not gs:
@@ -115,8 +106,7 @@ def _weight(total_docs: int, df: int) -> float:
 
 
 def groups_needed(c: dict, project: str | None, least: int = 1) -> int:
-    """How many of the prompt's groups ``c`` must match: ``least``, one more (``OTHER_PROJECT``) for a
-    learning written in another project than ``project`` (None: no project, no difference)."""
+    """How many groups ``c`` must match: ``least``, one more for another project's learning."""
     # why same_name too: a learning of another project with this one's folder name (recall.py, by key)
     elsewhere = project is not None and c["kind"] == "learning" and (c["origin"] != project or bool(c.get("same_name")))
     return least + OTHER_PROJECT * elsewhere
@@ -133,16 +123,15 @@ def blended(similarity: float, strength: float, coverage: float = 0.0) -> float:
 
 
 def evidence(c: dict, similarity: float, bar: float) -> bool:
-    """The evidence the similarity bar asks for beside the score (ADR 0034, 0041): a distinctive word,
-    and two of them, or a similarity of ``ALONE``, or of ``bar`` when no other candidate holds it."""
+    """The evidence the similarity bar asks for beside the score (ADR 0034, 0041): a distinctive word, and
+    two of them, or a similarity of ``ALONE``, or of ``bar`` when no other candidate holds it."""
     anchors = c["anchors"]
     return bool(anchors) and (len(anchors) >= 2 or similarity >= ALONE
                               or (c.get("holders") == 1 and similarity >= bar))
 
 
 def _crowd(i: int, ranked: list[dict], by_word: dict[str, set[int]]) -> tuple[int, float] | None:
-    """(how many other candidates hold every distinctive word ``ranked[i]`` matched, their best
-    similarity) when, with it, they are ``CROWD`` or more; else None (ADR 0041)."""
+    """(others holding every distinctive word ``ranked[i]`` matched, their best similarity) or None."""
     anchors = ranked[i]["anchors"]
     if min(len(by_word[t]) for t in anchors) < CROWD:  # why: the usual case, a word few entries hold
         return None
@@ -158,7 +147,7 @@ def stands_out(c: dict) -> bool:
 
 
 def why(c: dict, settings: RecallConfig, project: str | None, compared: Collection[int] | None = None) -> str:
-    """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``).
+    """The bar's reason, in words, to let ``c`` in or keep it out (``lh memory show --prompt``);
     ``compared``: the rowids :func:`worth_scoring` gave (None: the similarity bar did not run)."""
     if out := out_reason(c):
         return out
@@ -202,8 +191,7 @@ def why(c: dict, settings: RecallConfig, project: str | None, compared: Collecti
 
 
 def out_reason(c: dict) -> str:
-    """Why ``c`` is out whatever its score, or "" when it is not: a damaged learning's state as ``lh memory
-    show`` labels it (recall.waiting), the hold check's reason, or the approval it waits for."""
+    """Why ``c`` is out whatever its score (damaged, held, waiting, another's text of an own title), or ""."""
     if c.get("damaged"):
         return str(c["damaged"])
     if c.get("held"):
@@ -217,10 +205,9 @@ def out_reason(c: dict) -> str:
 
 def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallConfig,
                   project: str | None, withheld: Callable[[list[dict]], None] | None = None) -> list[dict]:
-    """``ranked`` again with the similarity bar: each candidate gets ``similarity`` (None when not
-    embedded yet: it keeps the strength bar's verdict) and, when it has one, ``blended`` and ``passes``.
-    ``withheld`` (``recall.waiting``) takes ``passes`` from those no session may be given, before the
-    trail rule: a note trails only a match the prompt can get."""
+    """``ranked`` again with the similarity bar: ``similarity`` (None: not embedded yet, the strength bar's
+    verdict kept), ``blended`` and ``passes``. ``withheld`` takes ``passes`` from what no session may be
+    given, before the trail rule: a note trails only a match the prompt can get."""
     bar = float(settings["min_similarity"])
     by_word: dict[str, set[int]] = {}  # each matched word's holders, by position in ``ranked``
     for n, c in enumerate(ranked):
@@ -251,8 +238,7 @@ def by_similarity(ranked: list[dict], sims: dict[int, float], settings: RecallCo
 
 
 def _cut(text: str, cap: int) -> str:
-    """``text`` within ``cap`` :func:`units`: cut at a space when one is in the kept second half, a code
-    span the cut left open closed (as ``fence.neutral`` does), then "…"."""
+    """``text`` within ``cap`` :func:`units`, cut at a space, an open code span closed, then "…"."""
     if units(text) <= cap:
         return text
     end, room = 0, cap - 2  # why 2: the "…" and the backtick that may close a span
@@ -267,8 +253,7 @@ def _cut(text: str, cap: int) -> str:
 
 
 def render_item(item: dict, ldir: str | None) -> str:
-    """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f7a8b in api: text``: kind,
-    id, file, date and origin (ADR 0024), the text neutralised for the channel."""
+    """``- learning l-1a2b3c4d (learnings/...), 2026-04-13, from session 5e6f in api: text`` (ADR 0024)."""
     kind, f = item["kind"], item["file"]
     if kind == "learning":  # the file short: the memory folder is named in the header
         base = os.path.dirname(ldir) if ldir else os.path.dirname(os.path.dirname(os.path.dirname(f)))
@@ -289,10 +274,7 @@ def render_item(item: dict, ldir: str | None) -> str:
 
 
 def heading(mdir: str, ldir: str | None, kinds: Collection[str] = ("decision", "learning")) -> str:
-    """The text's first lines: the fence, then the folders its entries' files are in: the memory
-    folder when ``kinds`` holds a kind other than learning, the learnings' when it holds a learning.
-    why not both always: each is 50 to 100 characters, a sixth of a one-note answer, and names
-    nothing its lines point to."""
+    """The fence, then the folders of the entries' files (why not all: each is a sixth of a short answer)."""
     where = []
     if any(k != "learning" for k in kinds):
         where.append(f"files in {mdir}")
@@ -302,9 +284,7 @@ def heading(mdir: str, ldir: str | None, kinds: Collection[str] = ("decision", "
 
 
 def render(items: list[dict], mdir: str, ldir: str | None, budget: int) -> tuple[str | None, list[dict]]:
-    """The additionalContext for ``items`` within ``budget`` characters as Claude Code counts them
-    (:func:`units`), and the items it holds. The items are fitted under the header naming both
-    folders, then the header names only those the kept items are in (never longer)."""
+    """The additionalContext for ``items`` within ``budget`` units, and the items it holds."""
     header = heading(mdir, ldir)
     lines, used = [header], units(header)
     kept: list[dict] = []

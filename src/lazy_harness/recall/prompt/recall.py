@@ -1,12 +1,7 @@
-"""What one typed prompt gets from memory: the entries that pass the bar and were not shown to this
-session yet, as one text within the budget. Shared by the UserPromptSubmit hook and ``lh memory show
---prompt`` (so what the command prints is what the model gets).
-
-The hook only reads the index; the worker and the commands that change memory keep it up to date
-(ADR 0042), and a missing or damaged one is searched as empty. With ``recall.semantic`` the prompt's
-vector comes from the static model (a few milliseconds in this process) and is compared with the
-vectors kept beside the candidates; one not embedded yet is judged by the strength bar (ADR 0025).
-"""
+"""What one typed prompt gets from memory: the entries that pass the bar, not shown to this session yet, as
+one text within the budget; shared by the UserPromptSubmit hook and ``lh memory show --prompt``. The hook
+only reads the index (ADR 0042; missing or damaged: searched as empty); with ``recall.semantic`` the
+prompt's vector comes from the static model and meets the candidates' kept vectors (ADR 0025)."""
 
 from __future__ import annotations
 
@@ -31,15 +26,14 @@ if TYPE_CHECKING:
     Opener = Callable[[str], Connection]
 
 
-# why: Codex CLI replaces a hook's output above about 2,500 tokens with a preview; tokens follow UTF-8
-# bytes, and each UTF-16 unit the budget counts is at most 3 of them (the prompt hook, lh memory show)
+# why: Codex CLI replaces a hook's output above about 2,500 tokens with a preview; a UTF-16 unit the
+# budget counts is at most 3 UTF-8 bytes
 CODEX_RECALL_BYTES = 6000
 CODEX_RECALL_CHARS = CODEX_RECALL_BYTES // 3
 
 
 def codex_budget(cfg: Config) -> tuple[Config, str]:
-    """(``cfg`` with ``recall.max_chars`` at most CODEX_RECALL_CHARS, the words for hooks.log when it was
-    cut): a prompt's recall under Codex CLI."""
+    """(``cfg`` with ``recall.max_chars`` at most CODEX_RECALL_CHARS, the words for hooks.log if cut)."""
     recall = cfg["recall"]
     if int(recall["max_chars"]) <= CODEX_RECALL_CHARS:
         return cfg, ""
@@ -51,9 +45,7 @@ def codex_budget(cfg: Config) -> tuple[Config, str]:
 def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, settings: RecallConfig, env: Env | None,
               project: str, withheld: Callable[[list[dict[str, Any]]], None] | None = None,
               ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """``ranked`` with the similarity bar where vectors are kept (``rank.by_similarity``, ``withheld``
-    passed on); and what happened, for the log (``compared``: the rowids ``rank.worth_scoring`` gave,
-    for explain.py)."""
+    """``ranked`` with the similarity bar where vectors are kept, and what happened, for the log."""
     for c in ranked:
         c["similarity"] = None
     if not settings.get("semantic"):
@@ -77,10 +69,8 @@ def _semantic(conn: Connection, ranked: list[dict[str, Any]], prompt: str, setti
 
 def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: str, cross: str,
             env: Env | None = None) -> None:
-    """Consent (ADR 0032): a passing learning another project's session wrote, not approved by the
-    person, does not pass here; it gets ``waiting``. One without frontmatter (``state.DAMAGED``), which
-    no approval lets in, gets ``damaged``: its state as ``lh memory show`` labels it. Only the passing
-    learnings of other projects are read (a few frontmatter lines each)."""
+    """Consent (ADR 0032): a passing learning of another project's session, not approved, gets ``waiting``
+    instead; one without frontmatter gets ``damaged`` (its state as ``lh memory show`` labels it)."""
     from lazy_harness.memory import frontmatter, state
 
     if cross == state.AUTO:
@@ -102,12 +92,9 @@ def waiting(ranked: list[dict[str, Any]], key: str | frozenset[str], project: st
 def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: set[str] | frozenset[str] = frozenset(),
                 deep: bool = False, place: tuple[str, str, str] | None = None, opener: Opener | None = None,
                 session: tuple[str, ...] = ()) -> tuple[str | None, dict[str, Any]]:
-    """(the additionalContext or None, facts for the log and for explain.py). ``deep`` (a command):
-    the writer brings the index up to date first, unless another writer holds it; else (the hook) it
-    is only read, and ``index`` says when there was none to search. ``place``: (memory folder, learnings
-    folder, project name) when known without ``cwd`` (``lh ui``). ``opener``: opens the index and keeps it
-    open (the resident answerer). ``session``: the running session's own ids (memory/lineage.py), whose
-    entries are left out."""
+    """(the additionalContext or None, facts for the log and explain.py). ``deep`` (a command): the writer
+    brings the index up to date first; ``place``: (memory folder, learnings folder, project); ``opener``:
+    keeps the index open (the answerer); ``session``: the running session's ids, their entries left out."""
     from lazy_harness.memory import state
     from lazy_harness.recall.prompt.worth_searching import searched_part
 
@@ -134,14 +121,13 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
         ranks = usage.load_ranks(env, mdir, cfg["usage"]["unused_after"])
         unseen = usage.order(unseen, lambda c: c["id"], ranks)
     fresh = unseen[:max(0, int(settings["max_items"]))]
-    held = [c for c in ranked if c.get("held")]  # held back by the hold check before they could pass
     budget = max(0, min(int(settings["max_chars"]), RECALL_HARD_CAP))
     text, kept = rank.render(fresh, mdir, ldir, budget)
     if not text and unseen:  # passed, not shown yet: the budget kept them out
         head = rank.units(rank.heading(mdir, ldir))
         info["budget"] = "recall.max_items is 0" if not fresh else (  # then none was looked at
             f"recall.max_chars {budget} leaves no room for an entry after the {head}-character header")
-    info.update(indexed=indexed, ranked=ranked, held=held, passed=len(passing),
+    info.update(indexed=indexed, ranked=ranked, passed=len(passing),
                 already=len(passing) - len(unseen), admitted=fresh, kept=kept, chars=rank.units(text or ""),
                 max_chars=budget, memory_dir=mdir, project=project)
     return text, info
@@ -150,10 +136,8 @@ def context_for(prompt: str, cwd: str, cfg: Config, env: Env | None, already: se
 def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | None, mdir: str, project: str,
           cross: str, session: tuple[str, ...],
           opener: Opener | None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The candidates of this project's scope in the index at ``path``, by words then by similarity, and
-    the facts for the log; none distilled from ``session``, the running one's own ids (ADR 0034;
-    memory/lineage.py). No candidates and ``index`` (missing, damaged) when there is none to search. A
-    damaged index is removed: the writer makes it again from the files."""
+    """The candidates of this project's scope, by words then by similarity, and the facts for the log (none
+    of ``session``); a damaged index is removed, ``index`` saying so."""
     if not os.path.exists(path):
         return [], {"index": "missing"}
     kept: list[Connection] = []  # the opener's connection: it keeps it open, closed here only if damaged
@@ -207,11 +191,9 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
 def answer(payload: Mapping[str, Any], env: Env, now: float, cfg: Config | None = None, opener: Opener | None = None,
            facts: dict[str, Any] | None = None, later: list[Callable[[], object]] | None = None
            ) -> tuple[str, str | None]:
-    """What the prompt hook (or the resident answerer, with the hook's environment) answers for a prompt
-    that passed its gate: (the line for hooks.log, the JSON line for stdout or None). ``opener``: see
-    :func:`context_for`; ``facts`` receives ``entries``, how many the index holds. ``later``: where the
-    writes that record the showing go, to be run once the answer reached the hook (the answerer's);
-    without it they are made here."""
+    """What the prompt hook (or the resident answerer) answers for a prompt past its gate: (the hooks.log
+    line, the JSON line or None). ``facts`` receives ``entries``; ``later`` receives the writes that record
+    the showing, to run once the answer reached the hook (else they run here)."""
     from lazy_harness import config, jsonload
     from lazy_harness.memory import lineage
     from lazy_harness.recall.prompt import already_shown
@@ -253,16 +235,12 @@ def describe(info: Mapping[str, Any]) -> str:
         parts.append(f"best={max(c['strength'] for c in info['ranked']):.2f}")
     if info.get("semantic"):
         parts.append(semantic_word(info["semantic"]))
-    held = ",".join(c["id"] for c in info.get("held") or ())  # left out by the hold check (ADR 0024)
-    waiting = ",".join(c["id"] for c in info.get("ranked") or () if c.get("waiting"))  # for approval (ADR 0032)
-    damaged = ",".join(c["id"] for c in info.get("ranked") or () if c.get("damaged"))  # no frontmatter
-    # another project's learning of a title this project's has (ADR 0071)
-    own_title = ",".join(c["id"] for c in info.get("ranked") or () if c.get("own_title"))
-    # own_session: distilled from this very session; search: exact (no word list read was cut) or
-    # bounded (ADR 0049); index: none to search, missing or damaged (the hook asked the worker for it)
+    # held by the hold check (ADR 0024), waiting for approval (ADR 0032), damaged, another project's text
+    # of this project's title (ADR 0071); search: exact or bounded (ADR 0049); index: missing or damaged
+    out = {name: ",".join(c["id"] for c in info.get("ranked") or () if c.get(name))
+           for name in ("held", "waiting", "damaged", "own_title")}
     for name, value in (("already_shown", info.get("already")), ("own_session", info.get("own_session")),
-                        ("held", held), ("waiting", waiting), ("damaged", damaged), ("own_title", own_title),
-                        ("indexed", info.get("indexed")),
+                        *out.items(), ("indexed", info.get("indexed")),
                         ("search", info.get("search")), ("index", info.get("index"))):
         if value:
             parts.append(f"{name}={value}")
@@ -274,14 +252,12 @@ def describe(info: Mapping[str, Any]) -> str:
     elif info.get("passed"):
         parts.append("nothing new")
     else:  # why: one passed the bar and is held or waits: "nothing passed the bar" would be untrue
-        parts.append(f"nothing added: {out_because(info)}" if held or waiting or damaged or own_title
-                     else "nothing passed the bar")
+        parts.append(f"nothing added: {out_because(info)}" if any(out.values()) else "nothing passed the bar")
     return " ".join(parts)
 
 
 def out_because(info: Mapping[str, Any]) -> str:
-    """Why the first candidate that passed the bar and is out whatever its score is out, or "" when none
-    is (hooks.log and explain.py say it; ``rank.out_reason``)."""
+    """Why the first candidate that passed the bar and is out whatever its score is out, or ""."""
     for c in info["ranked"]:
         if out := rank.out_reason(c):
             return f"{c['id']} passes the bar but is out: {out}"
@@ -289,8 +265,7 @@ def out_because(info: Mapping[str, Any]) -> str:
 
 
 def semantic_word(sem: Mapping[str, Any]) -> str:
-    """Which bar ran: ``semantic=off``; ``semantic=<scored>/<asked>`` (and the best similarity), the
-    strength bar for the candidates not embedded yet; ``semantic=none (<why>)``, the strength bar alone."""
+    """Which bar ran: ``semantic=off``, ``semantic=<scored>/<asked>`` or ``semantic=none (<why>)``."""
     if sem["state"] == "off":
         return "semantic=off"
     if sem["state"] == "scored":

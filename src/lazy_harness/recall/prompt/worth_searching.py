@@ -1,6 +1,4 @@
-"""Before any search: whether a typed prompt gets one at all. Hot path, and first on it: the prompt
-hook calls this before it imports the index and the ranking. Nothing imported at top level.
-"""
+"""Before any search: whether a typed prompt gets one at all (first on the prompt hook's path; no imports)."""
 
 from __future__ import annotations
 
@@ -10,8 +8,7 @@ if TYPE_CHECKING:
 
 
 def skip_reason(prompt: object, settings: RecallConfig) -> str | None:
-    """Why this prompt gets nothing before any search, or None. ``prompt``: the payload's field, of any
-    type (a payload is parsed JSON)."""
+    """Why this prompt (the payload's field, of any type) gets nothing before any search, or None."""
     text = prompt.strip() if isinstance(prompt, str) else ""
     if not text:
         return "no prompt"
@@ -21,15 +18,12 @@ def skip_reason(prompt: object, settings: RecallConfig) -> str | None:
     return f"prompt under {least} characters" if len(text) < least else None
 
 
-# why: the search tokenises and embeds the whole prompt; a pasted log of 5 MB took 4.5 s, past the
-# hook's own 5 s timeout at 50 MB. A prompt's question sits at its start or its end (the log pasted
-# between): 16,384 characters of them is several screens of text
+# why: a pasted log of 5 MB took the search 4.5 s; a prompt's question sits at its start or its end
 SEARCHED_CHARS = 16384
 
 
 def searched_part(prompt: str) -> str:
-    """What of ``prompt`` the search reads: all of it up to ``SEARCHED_CHARS``, else its first and last
-    halves of that (cut once: the part is short enough to be its own part)."""
+    """What of ``prompt`` the search reads: up to ``SEARCHED_CHARS``, else its start and its end."""
     if len(prompt) <= SEARCHED_CHARS:
         return prompt
     half = (SEARCHED_CHARS - 1) // 2
