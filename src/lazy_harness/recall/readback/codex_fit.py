@@ -1,9 +1,5 @@
-"""A Codex CLI session's digest: the SessionStart text of :mod:`digest`, rendered again within the room
-Codex CLI gives a hook's output. The SessionStart hook of a Codex session and ``lh memory show --agent
-codex`` call it, so that what one prints is what the other receives.
-
-Hot path (a Codex session's start): only ``os``-level modules at import time, as :mod:`digest`.
-"""
+"""A Codex CLI session's digest: :mod:`digest`'s text rendered again within the room Codex CLI gives a
+hook's output (its SessionStart hook and ``lh memory show --agent codex``). Hot path, as :mod:`digest`."""
 
 from __future__ import annotations
 
@@ -16,10 +12,8 @@ if TYPE_CHECKING:
     from lazy_harness.config.typed import Config
     from lazy_harness.memory.shapes import Env
 
-# why: Codex CLI replaces a hook's output above about 2,500 tokens with a 10 KB preview and a file path
-# (the model would see a truncated digest and a path). Tokens follow bytes more than characters: a
-# Japanese or Chinese character is 3 bytes of UTF-8 and about a token, an English one 1 byte and a
-# quarter of one (measured against codex 0.171.0); 6,000 bytes stay near 2,000 tokens in any script
+# why: Codex CLI replaces a hook's output above about 2,500 tokens with a preview; tokens follow bytes
+# more than characters: 6,000 bytes stay near 2,000 tokens in any script (codex 0.171.0)
 CODEX_CONTEXT_BYTES = 6000
 CODEX_FITS = 3  # renders again at most, each with less room, to bring a text within CODEX_CONTEXT_BYTES
 
@@ -27,9 +21,8 @@ CODEX_FITS = 3  # renders again at most, each with less room, to bring a text wi
 def codex_fit(cwd: str, cfg: Config, env: Env, now: float, source: str, text: str | None, stats: dict | None,
               session: str | tuple[str, ...] = "", trouble: Callable[[], tuple[int, str | None]] | None = None
               ) -> tuple[str | None, dict | None, str]:
-    """A Codex CLI session's digest: while ``text``'s UTF-8 is over CODEX_CONTEXT_BYTES, render it again
-    with ``context.max_chars`` scaled down by as much (a little more), at most CODEX_FITS times; whole
-    entries, as any budget gives. (text, stats, the words for hooks.log naming the cap)."""
+    """While ``text``'s UTF-8 is over CODEX_CONTEXT_BYTES, render it again with ``context.max_chars``
+    scaled down by as much, at most CODEX_FITS times: (text, stats, the words for hooks.log)."""
     size = len(text.encode("utf-8")) if text else 0
     again = ""
     for _ in range(CODEX_FITS):

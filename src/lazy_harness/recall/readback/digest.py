@@ -1,11 +1,7 @@
-"""What a new session is told about its project: the SessionStart context, built within a budget
-(its sections, their order and the budget: docs/how/read-back.md). The caller (hooks/session_start.py)
-reads the queue: this module imports only memory/ and the lowest modules, never the queue or the config.
-
-Hot path (every start, resume, clear and compaction): only ``os`` and our hot-path modules at import
-time (not ``json``: :mod:`lazy_harness.jsonload` decodes); the cost stays flat in history: JSONL files
-are read from their tail, and only the newest ``CANDIDATES`` learning files, each up to its first lines.
-"""
+"""What a new session is told about its project: the SessionStart context within a budget
+(docs/how/read-back.md). Hot path: only ``os`` and our hot-path modules at import time, never the queue or
+the config; the cost stays flat in history (JSONL files read from their tail, only the newest
+``CANDIDATES`` learning files)."""
 
 from __future__ import annotations
 
@@ -49,8 +45,7 @@ SAME_NAME = "another project of this name"  # a learning's origin named as this 
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
     """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``."""
-    # why: every field of a stored record is text someone could have edited: each stays on its line;
-    # a time that parses is printed in the reader's time zone (fence.local_time), one that does not as written
+    # why neutral: every field is text someone could have edited; a time that does not parse is as written
     opened = item["opened"] or ""
     when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
     by = item["opened_by"] or "?"
@@ -63,8 +58,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
 
 
 class Lines:
-    """Item lines made when first read: the budget takes the first few of what may be hundreds of open
-    items, and only the number of the others is needed."""
+    """Item lines made when first read: the budget takes a few of what may be hundreds of open items."""
 
     def __init__(self, items: list[Item], line: Callable[[Item], str]) -> None:
         self.items, self.line = items, line
@@ -82,8 +76,7 @@ class Lines:
 def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
              stats: dict) -> tuple[list[str], Lines]:
     session = stats.get("session")
-    # why: the running session's own open items are not news from an earlier one (ADR 0034); newest
-    # first, so a short budget keeps what the last sessions left, printed back in date order ("dated")
+    # why: the running session's own items are no news (ADR 0034); newest first for a short budget
     opened = [i for i in reversed(handoff.open_for_reading(mdir))
               if not (session and provenance.from_session({"session_id": i["opened_by"]}, session))
               and screen.keep("handoff", i["id"], str(i.get("text") or ""))]
@@ -98,8 +91,7 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
               session: str | tuple[str, ...] = "") -> list[Record]:
-    """The newest ``n`` entries of a JSONL file (oldest first) that no mark in marks.jsonl hides
-    (ADR 14), less lines that are not entries and the entries of ``session`` (ADR 0034)."""
+    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034)."""
     if n <= 0:
         return []
     path = os.path.join(mdir, name)
@@ -110,16 +102,14 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
         # why: the index is not read at session start; its rule (ADR 0059), on the lines read here
         one = standing.one_each(live, kind)
         kept = [r for r in one if not provenance.from_session(r, session)] if session else one
-        # why: the running session's own entries are the newest lines (a resume, a compaction): read past
-        # them only when some were there (a new start reads no more), farther while they fill what was read
+        # why: the running session's own entries are the newest lines: read past them only when some are
         if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
             return kept[-n:]
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
 
 def _by_use(items: list[Any], id_of: Callable[[Any], str], stats: dict, section: str) -> list[Any]:
-    """``items`` used first (ADR 0036), their ids in ``stats["ids"][section]``; ``stats["dated"][section]``
-    keeps the places they print in."""
+    """``items`` used first (ADR 0036), their ids in ``stats["ids"]``, their places in ``stats["dated"]``."""
     if stats.get("ranks"):
         pairs = usage.order(list(enumerate(items)), lambda pair: id_of(pair[1]), stats["ranks"])
         stats.setdefault("dated", {})[section] = [n for n, _ in pairs]
@@ -136,8 +126,7 @@ RECENT = {"failure": (files.FAILURES, "Recent failures and their preventions",
 
 def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
             screen: held.Screen) -> tuple[list[str], list[str]]:
-    """The newest ``n`` live entries of ``kind`` the hold check lets through, newest first. One more is
-    read so the log can say whether the limit kept some out (why: not the whole file at every start)."""
+    """The newest ``n`` entries of ``kind`` the hold check passes, newest first (one more read: the log's)."""
     name, heading, fields = RECENT[kind]
     section = kind + "s"
     recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"]) if n > 0 else []
@@ -185,9 +174,8 @@ NOUNS = {"handoff": "open item{} (the oldest)", **{s: s[:-1] + "{}" for s in SEC
 
 def _fit(header: list[str], sections: list[Section], budget: int,
          dated: dict[str, list[int]] | None = None) -> tuple[list[str], dict[str, int], dict[str, int]]:
-    """Lines within ``budget``: each non-empty section gets its first item, then an equal share of what
-    the header leaves (why: 300 long open items cannot push the newest prevention out); the rest goes by
-    priority. Once an item does not fit, the items after it are out too. Printed in ``dated`` order."""
+    """Lines within ``budget``: each section its first item, then an equal share of the room (why: 300 long
+    open items cannot push the newest prevention out), then the rest by priority, in ``dated`` order."""
     lines = list(header)
     room = max(0, budget - (sum(len(ln) + 1 for ln in lines) - 1))
     live = [(name, head, items) for name, head, items in sections if items]
@@ -199,23 +187,13 @@ def _fit(header: list[str], sections: list[Section], budget: int,
         return len(items[k]) + 1 + (sum(len(h) + 1 for h in head) if k == 0 else 0)
 
     spare = room
-    for name, head, items in live:  # first, one item of every section, when it fits at all
-        if item_cost(head, items, 0) <= spare:
-            cost[name] = item_cost(head, items, 0)
-            taken[name] = 1
-            spare -= cost[name]
-    for name, head, items in live:  # then the guaranteed shares
-        # why `<= spare` too: a first item the first pass found no room for fits a share all the same;
-        # taken here it pushed the text past the budget, and fill() cut it while counting it shown
-        while taken[name] < len(items) and cost[name] + item_cost(head, items, taken[name]) <= share \
-                and item_cost(head, items, taken[name]) <= spare:
-            spare -= item_cost(head, items, taken[name])
-            cost[name] += item_cost(head, items, taken[name])
-            taken[name] += 1
-    for name, head, items in live:  # the rest, by priority
-        while taken[name] < len(items) and item_cost(head, items, taken[name]) <= spare:
-            spare -= item_cost(head, items, taken[name])
-            taken[name] += 1
+    # first one item of every section when it fits at all, then the guaranteed shares, then the rest by
+    # priority. why `<= spare` in the shares too: a first item the first pass had no room for would not fit
+    for most, limit in ((1, room), (None, share), (None, room)):
+        for name, head, items in live:
+            while taken[name] < len(items) and (most is None or taken[name] < most) \
+                    and (c := item_cost(head, items, taken[name])) <= spare and cost[name] + c <= limit:
+                spare, cost[name], taken[name] = spare - c, cost[name] + c, taken[name] + 1
     for name, head, items in live:
         if taken[name]:
             got = [items[k] for k in range(taken[name])]
@@ -233,9 +211,8 @@ def _footer(left: dict[str, int], budget: int) -> str:
 
 def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trouble: tuple[int, str | None] = (0, None),
                   session: str | tuple[str, ...] = "") -> tuple[str | None, dict]:
-    """The additionalContext for a session starting in ``cwd`` (None when there is nothing to say) and
-    stats: what each section had, showed and left out, the size, errors. ``session``: the ids whose
-    entries are left out (memory/lineage.py ``own``, ADR 0034); ``trouble``: ``queue.distill_trouble``."""
+    """The additionalContext for a session starting in ``cwd`` (None: nothing to say) and stats.
+    ``session``: the ids whose entries are left out (ADR 0034); ``trouble``: ``queue.distill_trouble``."""
     budget = max(0, min(int(cfg["context"]["max_chars"]), CONTEXT_HARD_CAP))
     root = project_root(cwd)
     project = project_name(root)
@@ -255,8 +232,7 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
         sections = []
     header = header_lines(project, mdir, trouble, stats.get("withheld"))
     text, shown, left = fill(header, sections, budget, dated=stats.get("dated"))
-    # why both: the log gives the size as the budget counts it (fill: UTF-16 units), the usage record
-    # (hooks/session_start.py) counts characters as its items' lines do
+    # why both: the log counts as the budget does (UTF-16 units), the usage record characters
     stats.update(shown=shown, left_out=left, chars=len(text), units=units(text))
     # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
     stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
@@ -287,8 +263,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
         recs = marks.read(mdir)
         hidden = marks.hidden(mdir, recs)
     except Exception as exc:
-        # why: without the marks, what the person forgot or the hold check held would be shown as active:
-        # the sections they hide are left out (learnings keep theirs in their own files) and the log says why
+        # why: without the marks, what the person forgot or held would be shown: those sections are left out
         stats["errors"].append(f"marks: {type(exc).__name__}: {exc}; decisions, failures and open items left out")
         recs, hidden, withheld = [], {}, True
         stats["withheld"] = marks.path_of(mdir)
@@ -318,8 +293,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
 
 
 def header_lines(project: str, mdir: str, trouble: tuple[int, str | None], withheld: str | None = None) -> list[str]:
-    """The fence, the title, where the memory lives and, when distillation is failing or marks.jsonl
-    (``withheld``) cannot be read, the line saying so."""
+    """The fence, the title, where memory lives, a line if distillation fails or marks cannot be read."""
     header = [FENCE, f"# Memory of project {neutral(project, 200)} (lazy-harness)",
               f"Read at session start from {neutral(mdir, 400)}; each section names its file."]
     failed, last = trouble
@@ -334,11 +308,9 @@ def header_lines(project: str, mdir: str, trouble: tuple[int, str | None], withh
 
 
 def units(text: str) -> int:
-    """:func:`lazy_harness.memory.fence.units` (the length Claude Code counts, in UTF-16 units: 2 for
-    a code point past U+FFFF, 1 for any other, a lone surrogate too) counted on the UTF-8 bytes.
-    why: the UTF-16 codec is a module read from disk at its first use, 0.2 ms of every start whose
-    text is not ASCII (the ellipsis of a cut item is enough); UTF-8's is built in. The tests keep
-    the two equal (tests/recall/readback/test_digest_units.py, tests/recall/prompt/test_render.py)."""
+    """:func:`lazy_harness.memory.fence.units` (UTF-16 units) counted on the UTF-8 bytes. why: the UTF-16
+    codec is read from disk at its first use, 0.2 ms of a start
+    (tests/recall/readback/test_digest_units.py)."""
     if text.isascii():
         return len(text)
     raw = text.encode("utf-8", "surrogatepass")
@@ -348,9 +320,8 @@ def units(text: str) -> int:
 
 def fill(header: list[str], sections: list[Section], budget: int, units_cap: int | None = None,
          dated: dict[str, list[int]] | None = None) -> tuple[str, dict[str, int], dict[str, int]]:
-    """(the text within ``budget``, shown and left out per section): :func:`_fit`, again with room for
-    the footer when something is left out. ``units_cap``: the limit as Claude Code counts it
-    (:func:`units`; ``budget`` by default). Lines are whole: a header over ``budget`` loses its last lines."""
+    """(the text within ``budget``, shown and left out per section): :func:`_fit`, again with room for the
+    footer when something is left out. ``units_cap``: the limit in :func:`units` (``budget`` by default)."""
     cap = budget if units_cap is None else units_cap
     lines, shown, left = _fit(header, sections, budget, dated)
     if any(left.values()):
@@ -370,8 +341,7 @@ def fill(header: list[str], sections: list[Section], budget: int, units_cap: int
 
 
 def _shown(section: str, stats: dict) -> str:
-    """``decisions 1 of 3`` when all were read, ``decisions 1 (limit context.decisions = 1 reached, older
-    ones not read)`` when the limit kept some out. why: ``1/1`` read as "all there is"."""
+    """``decisions 1 of 3``, or ``decisions 1 (limit context.decisions = 1 reached, older ones not read)``."""
     shown, read = stats["shown"][section], stats["available"].get(section, 0)
     if (stats.get("more") or {}).get(section):
         return f"{section} {shown} (limit context.{section} = {read} reached, older ones not read)"
@@ -379,23 +349,19 @@ def _shown(section: str, stats: dict) -> str:
 
 
 def printed_ids(stats: dict) -> dict[str, list[str]]:
-    """Each section's ids the digest printed, in its order, as far as the budget took them: what
-    SessionStart records as shown, so that prompt recall does not repeat them (``lh memory show
-    --prompt`` counts them the same way)."""
+    """Each section's ids the digest printed, as far as the budget took them: never repeated by a prompt."""
     n, printed = stats.get("shown") or {}, stats.get("ids") or {}
     return {section: (printed.get(section) or [])[:int(n.get(section, 0))]
             for section in ("failures", "decisions", "handoff", "learnings")}
 
 
 def started_ids(text: str | None, stats: dict) -> frozenset[str]:
-    """Every id of :func:`printed_ids` when the digest printed a text (none when it printed nothing): what
-    a new session's first prompt never repeats (``lh memory show --prompt`` and the page's search)."""
+    """Every id of :func:`printed_ids` when the digest printed a text: a first prompt never repeats them."""
     return frozenset(i for ids in printed_ids(stats).values() for i in ids) if text else frozenset()
 
 
 def describe(stats: dict) -> str:
-    """One log line: size (in UTF-16 units, as the budget counts it), what each section showed, what was
-    left out, errors."""
+    """One log line: size (UTF-16 units), what each section showed and left out, errors."""
     out = f"context {stats['units']}/{stats['max_chars']} chars, shown: " + ", ".join(
         _shown(s, stats) for s in SECTIONS)
     if left := ",".join(f"{s}={n}" for s, n in stats["left_out"].items() if n):

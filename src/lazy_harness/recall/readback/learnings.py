@@ -1,17 +1,7 @@
-"""Learnings for the SessionStart digest: each file's head (frontmatter and the start of its text),
-read once and kept while the file is unchanged, their ranking (:func:`rank_learnings`) and the ones
-its learnings section shows (:func:`to_show`).
-
-Why kept: reading and parsing the 200 candidates' heads cost 10 to 20 ms at every start, and ranking's
-first pass (active, shown here, own, day) needs only a few fields of each (docs/how/read-back.md):
-
-    <cache dir>/learning-heads.json
-        {"version": VERSION, "heads": {<path>: [size, mtime_ns, inode, <brief head>, <whole head or null>]}}
-
-A head is taken from there only while its file's size, mtime and inode are the ones it was read at
-(an atomic replace, an edit in place or a sync changes at least one). A missing or damaged cache
-is read as empty. Hot path: only ``os`` and our hot-path modules at import time.
-"""
+"""Learnings for the SessionStart digest: each file's head, kept in ``<cache>/learning-heads.json`` while
+its size, mtime and inode are unchanged (why: reading 200 heads cost 10 to 20 ms at every start), their
+ranking (:func:`rank_learnings`) and the ones the section shows (:func:`to_show`; docs/how/read-back.md).
+Hot path: only ``os`` and our hot-path modules at import time."""
 
 from __future__ import annotations
 
@@ -45,8 +35,7 @@ DAMAGE_NAMED = 3  # damaged learnings named in the log line; lh memory check nam
 
 
 def read_head(path: str) -> dict | None:
-    """Frontmatter and the start of a learning file, reading only its first few kilobytes; with
-    ``frontmatter.DAMAGED`` when a quote left open swallowed its keys."""
+    """Frontmatter and the start of a learning file, with ``DAMAGED`` for a quote left open."""
     try:  # why: a FIFO named like a learning held the session's start until the hook's timeout
         fd, _ = lines.open_regular(path)
         with open(fd, "rb") as fh:
@@ -66,31 +55,25 @@ def read_head(path: str) -> dict | None:
 
 
 def brief(head: dict) -> dict:
-    """What ranking's first pass and the counts read of a head, its id and its path: a small dict, so
-    200 of them cost little to keep and load. A field the head leaves empty (None) is left out: every
-    reader asks a brief head with ``get``. why: most learnings give half of ``BRIEF``; without the
-    rest the cache is a quarter smaller, 0.1 ms less to decode at every start and 0.5 ms less to
-    encode at a start that rewrites it (after a pull or a hand edit: 1.6 against 1.1 ms)."""
+    """What ranking's first pass and the counts read of a head (``BRIEF``'s fields it gives, its id, its
+    path). why a small dict: 200 of them are decoded at every start and encoded whenever one changes."""
     return {**{k: v for k in BRIEF if (v := head.get(k)) is not None}, "id": learning_id(head),
             "path": head["path"]}
 
 
 def day_of(head: dict) -> str:
-    """The day a learning is dated by: the one its file's name begins with, else (a file named by hand)
-    its frontmatter's ``created`` in the reader's time zone (``fence.date_of``, as ``lh memory search``
-    prints it); '' when neither gives one."""
+    """The day a learning is dated by: its file name's, else its ``created``, in the reader's time zone."""
     created = head.get("created")
     return date_of(os.path.basename(head["path"])) or date_of(created, iso_epoch(created))
 
 
 def learning_id(head: dict) -> str:
-    """A head's id as the index gives it (``ids.of_learning`` with its file's name for a missing title)."""
+    """A head's id as the index gives it."""
     return ids.of_learning(head, path=head["path"])
 
 
 class Heads:
-    """The heads of the candidate files: ``brief`` ones for all (in order), the full one of a file on
-    demand (:meth:`full`), each from the cache while its file is unchanged, else read from the file."""
+    """The candidates' heads: brief ones for all, whole ones on demand (:meth:`full`), cached per file."""
 
     def __init__(self, paths_: list[str], cache_file: str) -> None:
         self.cache_file = cache_file
@@ -141,7 +124,7 @@ class Heads:
         return data["heads"]
 
     def full(self, head: dict) -> dict | None:
-        """The whole head (``read_head``) of a brief one; None when its file can no longer be read."""
+        """The whole head of a brief one; None when its file can no longer be read."""
         path = head["path"]
         self.used.add(path)
         full = self.fulls.get(path)
@@ -151,15 +134,12 @@ class Heads:
         return full
 
     def save(self) -> str | None:
-        """Keep the brief heads of every candidate and whole heads: those read in full this time, then
-        those kept before (another project's contenders), up to ``WHOLE``; only when ``changed`` (a head
-        read from its file, a file come or gone). Returns why it could not be written, or None."""
+        """Keep the brief heads and up to ``WHOLE`` whole ones, if ``changed``; why not written, or None."""
         if not self.changed:
             return None
         from lazy_harness.atomic import atomic_write
 
-        # why: two projects started in turn rank different contenders; keeping both sets spares a
-        # rewrite of this file at every start
+        # why: two projects started in turn rank different contenders; both kept spare a rewrite
         listed = [h["path"] for h in self.brief if h["path"] in self.used or h["path"] in self.had_full]
         whole = set(sorted(listed, key=lambda path: path not in self.used)[:WHOLE])  # read this time first
         keep = {}
@@ -201,11 +181,8 @@ def words(text: str) -> set[str]:
 def rank_learnings(heads: list[dict], project: str, branch: str | None, n: int | None = None,
                    key: Key = None, legacy: Callable[[Record], bool] | None = None,
                    cross: str = state.AUTO, env: Env | None = None) -> list[dict]:
-    """Active learnings, most relevant first: same origin, then the newer day (:func:`day_of`: the date
-    in the file name, else its ``created``; so that word overlap decides within a day), then more words
-    in common with the project's name and branch, then the newer time. With ``n``, only the first
-    ``n`` (word overlap is computed only for the :func:`contenders`). ``cross``: the ``[trust]
-    cross_projects`` policy (memory/state.py)."""
+    """Active learnings, most relevant first: own, the newer day, more words shared with the project's name
+    and branch, the newer time; with ``n``, the first ``n`` (only the :func:`contenders` get word overlap)."""
     topic = words(f"{project} {branch or ''}")
     ranked = []
     for rank_key, h in _coarse(once(heads), project, n, key, legacy, cross, env):
@@ -223,12 +200,8 @@ def _text(head: dict, *fields: str) -> str:
 
 
 def once(heads: list[dict], id_of: Callable[[dict], str] = learning_id) -> list[dict]:
-    """``heads`` less those whose id and title (normalised, as ``held_review.copy_text``) an earlier one has: a
-    file a person copied, or the same learning written on two days (two machines, brought together by
-    ``lh sync``), is one learning; the newest file, listed first, stands for it.
-
-    why not the excerpt too: both files of a learning restated on another day carry one id (ids.py),
-    each in its own words; the digest listed it twice. ``id_of``: a head's id (a brief head carries it)."""
+    """``heads`` less those whose id and title an earlier one has: a copy, or one learning written on two
+    days (``lh sync``), is one learning, its newest file first; ``id_of``: a head's id."""
     by_id: dict[str, list[dict]] = {}
     for h in heads:
         by_id.setdefault(id_of(h), []).append(h)
@@ -248,8 +221,7 @@ def once(heads: list[dict], id_of: Callable[[dict], str] = learning_id) -> list[
 
 
 def once_each(heads: list[dict]) -> list[dict]:
-    """:func:`once` for the views that list learnings (``lh memory show``, the page): each kept head with
-    ``also_in``, the paths of the files it stands for, so a person can merge them or delete all but one."""
+    """:func:`once` for the views: each kept head with ``also_in``, the paths of the files it stands for."""
     by_id: dict[str, list[dict]] = {}
     for h in heads:
         by_id.setdefault(learning_id(h), []).append(h)
@@ -262,22 +234,18 @@ def once_each(heads: list[dict]) -> list[dict]:
 def contenders(heads: list[dict], project: str, n: int | None, key: Key = None,
                legacy: Callable[[Record], bool] | None = None, cross: str = state.AUTO,
                env: Env | None = None) -> list[dict]:
-    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order:
-    ranking them gives what ranking all of them gives. Needs only brief heads: only these are read whole."""
+    """The heads that can still reach the first ``n`` places of :func:`rank_learnings`, in their order."""
     chosen = {id(h) for _, h in _coarse(heads, project, n, key, legacy, cross, env)}
     return [h for h in heads if id(h) in chosen]
 
 
 def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Callable[[Record], bool] | None,
             cross: str, env: Env | None = None) -> list[tuple[tuple[bool, str], dict]]:
-    """(rank key, head) of the active heads shown in this project that can still reach the first ``n``
-    places, best first, by the first pass: own, then the day. Shown here: what its state lets reach a
-    session of this project (memory/state.py); one written here always does (why asked first: it spares
-    most heads the state's reading)."""
+    """(rank key, head) of the active heads shown here that can reach the first ``n`` places, by the first
+    pass (own, then the day). why written here asked first: it spares most heads the state's reading."""
     active = [h for h in heads if is_active(h) and (key is None or (held.belongs(h, key, legacy) and (
         state.written_in(h, key, project) or state.reaches(state.of_learning(h, cross, env=env)[0], False))))]
-    # why day_of, not the name's first ten characters: a file renamed by hand (``zebra-notes.md``) sorted
-    # after every date, so it ranked as the newest learning whatever its age
+    # why day_of: a file renamed by hand (``zebra-notes.md``) sorted after every date
     coarse = sorted(((own(h, project, key), day_of(h)), k) for k, h in enumerate(active))
     coarse.reverse()
     if n is not None and len(coarse) > n:
@@ -287,10 +255,8 @@ def _coarse(heads: list[dict], project: str, n: int | None, key: Key, legacy: Ca
 
 def about_here(heads: list[dict], project: str, branch: str | None, key: Key,
                topic_texts: list[str]) -> list[dict]:
-    """``heads`` less another project's learnings sharing no word (:func:`words`) of title (as shown: its file's
-    name without one) and tags with this project's name, branch, own learnings' titles and tags, and
-    ``topic_texts`` (the summaries and tags of the decisions and failures the start shows). why: a place
-    at every start takes evidence of being about this project; prompt recall judges the others per prompt."""
+    """``heads`` less another project's learnings sharing no word of title and tags with this project's
+    name, branch, own learnings and ``topic_texts`` (why: a place at every start takes evidence)."""
     mine = [own(h, project, key) for h in heads]
     if all(mine):  # why: the usual case spares the words of every head
         return heads
@@ -301,9 +267,7 @@ def about_here(heads: list[dict], project: str, branch: str | None, key: Key,
 
 
 def own(head: dict, project: str, key: Key) -> bool:
-    """Written in this project: by its key when known (``~/work/api`` and ``~/clients/x/api`` are two);
-    one written before keys were recorded, by its origin's name (a rank, not an access: ``belongs``), or
-    adopted by the project (its id among ``key``: :func:`to_show`)."""
+    """Written in this project: by its key if known, else by its origin's name, or adopted (id in ``key``)."""
     known = provenance.key_of(head)
     if key is not None and known:
         return provenance.is_key(known, key)
@@ -314,28 +278,22 @@ def own(head: dict, project: str, key: Key) -> bool:
 
 def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, stats: dict, screen: held.Screen,
             owned: Owned) -> list[dict]:
-    """The whole heads of the first ``n`` learnings of ``candidates`` (the newest files) the digest shows,
-    ranked, with what the hold check holds left out; the digest's ``stats`` get what was read (the
-    learnings of this project, the held ones, those waiting for approval, the damaged ones)."""
-    # why the adopted ids beside the keys (an id is never a key): a learning written before keys were
-    # recorded that this project adopted under another name (a folder renamed, then ``lh memory adopt``)
-    # is its own (:func:`own`); it counted as another project's, so a memory of only such learnings read
-    # as none, and one sharing no word with the project's name was left out
+    """The whole heads of the first ``n`` learnings of ``candidates`` the digest shows, ranked, the held
+    ones left out; ``stats`` get what was read (own, held, waiting, damaged)."""
+    # why the adopted ids beside the keys (an id is never a key): a learning this project adopted is its own
     project, key, cross = stats["project"], owned.keys | owned.adopted, state.policy(cfg)
     legacy = provenance.legacy_owner(paths.projects_dir(env), paths.project_key(root), project, owned.adopted)
     heads = Heads(candidates, paths.learning_heads_file(env))
     if candidates:  # why: with none listed (``context.learnings = 0``) the check stats the files itself
-        # why: SessionStart's index check compares them with what the index read (``writer.edited``): an
-        # edit written into a file changes no folder's ``stat``, and these are stat'ed here anyway
+        # why: SessionStart's index check compares them with what the index read (``writer.edited``)
         stats["learning_stamps"] = heads.stamps
     if heads.not_files:  # why named: passed over in silence, nobody learns why the learning is gone
         more = f", and {len(heads.not_files) - DAMAGE_NAMED} more" if len(heads.not_files) > DAMAGE_NAMED else ""
         stats["errors"].append(f"{len(heads.not_files)} learning(s) not a regular file, not read "
                                f"({'; '.join(heads.not_files[:DAMAGE_NAMED])}{more}); move them aside")
     readable = _readable(heads.brief, stats)
-    # why: what the running session itself wrote is neither news nor a reason to speak (ADR 0034). why
-    # once before the state is asked: the newest file of an id stands for it (ADR 0059), so an inactive
-    # copy written last hides an older active one instead of leaving it to be shown
+    # why: what the running session wrote is no news (ADR 0034); once first: the newest file of an id
+    # stands for it (ADR 0059)
     brief = once([h for h in readable if not provenance.from_session(h, stats["session"], "origin_session")],
                  lambda h: h["id"])
     # why: not shown again to the session that wrote them, they are still this project's word on their titles
@@ -344,9 +302,7 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
                and is_active(h) and (f := heads.full(h)) is not None}
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
-    # another project's learnings a session wrote wait for the person's approval (ADR 0032); why
-    # crosses() first: a learning kept to its project never waits, and it costs one compare where the
-    # others read the key and the whole status (200 heads at every start)
+    # another project's learnings wait for approval (ADR 0032); why crosses() first: one compare a head
     waiting = {} if cross == state.AUTO else {
         h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
         and state.of_learning(h, cross, env=env)[0] == state.WAITING}
@@ -369,17 +325,15 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
 
 
 def own_title_wins(ranked: Iterable[dict], project: str, key: Key, known: Iterable[str] = ()) -> Iterator[dict]:
-    """``ranked`` (own learnings first: :func:`rank_learnings`) less another project's learning of a
-    title one of this project's has (or one of ``known``): the rule of memory/own_title.py, which prompt
-    recall applies too."""
+    """``ranked`` less another project's learning of a title an own one (or ``known``) has
+    (memory/own_title.py)."""
     return own_title.own_title_wins(ranked, lambda h: own(h, project, key),
                                     lambda h: own_title.title_of(h.get("title"), h["path"]), known)
 
 
 def older_own_wins(kept: Iterable[dict], older: older_own.Older | None, project: str, key: Key,
                    screen: held.Screen) -> Iterator[dict]:
-    """``kept`` less another project's learning of a title one of this project's learnings older than the
-    candidates has (``older``: None when every file is a candidate), as prompt recall leaves it out."""
+    """``kept`` less another project's learning of a title an own learning older than the candidates has."""
     found: dict[str, bool] = {}
     for h in kept:
         if older is not None and not own(h, project, key):
@@ -407,9 +361,7 @@ def _older_own(older: older_own.Older, other: dict, title: str, project: str, ke
 
 
 def _readable(brief: list[dict], stats: dict) -> list[dict]:
-    """``brief`` less the learnings whose quote left open swallowed their keys (``frontmatter.DAMAGED``),
-    each named in ``stats["errors"]`` by file and line. why: whose it is, its scope and status cannot be
-    read; shown nowhere and counted as no project's waiting learning, it was also named nowhere."""
+    """``brief`` less the learnings a quote left open damaged, each named in ``stats["errors"]``."""
     damaged = [h for h in brief if h.get(DAMAGED)]
     if not damaged:
         return brief
@@ -421,9 +373,8 @@ def _readable(brief: list[dict], stats: dict) -> list[dict]:
 
 
 def _held_check(heads: Heads, waiting: dict[str, dict], screen: held.Screen) -> Callable[[str], bool]:
-    """Whether the hold check holds the waiting learning of an id (``lh memory held`` lists it as held,
-    though its frontmatter may say active), read whole only when asked (why: all at every start cost
-    5 ms with a few hundred). Not in ``screen.found``: another project's learning is not held here."""
+    """Whether the hold check holds the waiting learning of an id, read whole only when asked (all at every
+    start cost 5 ms). Not in ``screen.found``: another project's learning is not held here."""
     verdict = trust.reason if screen.verdicts is None else screen.verdicts.reason
 
     def holds(lid: str) -> bool:

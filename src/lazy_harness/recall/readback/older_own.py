@@ -1,19 +1,8 @@
-"""This project's learnings of a title older than the SessionStart candidates (the newest
-``digest.CANDIDATES`` learning files): another project's learning of that title is left out at the
-start, as prompt recall leaves it out (memory/own_title.py, ADR 0071).
-
-Why not every file at every start: the names of 16,800 learning files cost 15 ms to list and sift on
-this machine. A title's files are named after it (``<date>-<slug>[-n].md``), on a day not known, so
-the month folders older than the candidates' are listed once per title, and their names that start as
-the title's do are kept while the folder is unchanged (its ``stat``: a file created, removed or saved
-by renaming changes it):
-
-    <cache dir>/learning-older-titles.json
-        {"version": VERSION, "stems": {<stem>: {<month>: [mtime_ns, size, [<name>, ...]]}}}
-
-A start that shows another project's learning then costs a ``stat`` of each such month folder and the
-head of each file found (usually none). Hot path: only ``os`` and our hot-path modules at import time.
-"""
+"""This project's learnings of a title older than the SessionStart candidates: another project's learning
+of that title is left out at the start too (memory/own_title.py, ADR 0071). Why not every file at every
+start: listing 16,800 names cost 15 ms; a title's files are named after it, so the older month folders'
+names that start as its do are kept in ``<cache dir>/learning-older-titles.json`` while each folder's
+``stat`` is unchanged. Hot path: only ``os`` and our hot-path modules at import time."""
 
 from __future__ import annotations
 
@@ -34,8 +23,7 @@ FALLBACK = "learning"  # the names of titles with no ASCII word: ``learning-<has
 
 
 def stem_of(title: str) -> str:
-    """What the names of a title's files start with, dashes aside (``learnings._stem``, without loading
-    it): the first 10 letters and digits of its slug; for a title with no ASCII word, every fallback name."""
+    """What a title's file names start with, dashes aside: the first 10 letters and digits of its slug."""
     if not title.isascii():
         import unicodedata  # why here: only a title outside ASCII pays for it
 
@@ -44,11 +32,10 @@ def stem_of(title: str) -> str:
 
 
 class Older:
-    """The files of titles among the months at or before ``boundary`` (the oldest candidate's month),
-    less the ``candidates``, found through the kept names (:meth:`files`); :meth:`save` keeps them."""
+    """The files of titles in the months up to the oldest candidate's, less the ``candidates`` (the
+    start's, newest first, at least one), found through the kept names (:meth:`files`)."""
 
     def __init__(self, candidates: list[str], env: Env | None) -> None:
-        """``candidates``: the start's, newest first (``files.recent_learning_files``), at least one."""
         folder = os.path.dirname(candidates[-1])
         self.ldir, self.seen, boundary = os.path.dirname(folder), set(candidates), os.path.basename(folder)
         self.months = [m for m in month_folders(self.ldir) if m <= boundary]
@@ -92,7 +79,7 @@ class Older:
         return out
 
     def save(self) -> str | None:
-        """Keep the names found; only when changed. Returns why it could not be written, or None."""
+        """Keep the names found, only when changed; why it could not be written, or None."""
         if not self.changed:
             return None
         from lazy_harness.atomic import atomic_write
@@ -122,7 +109,7 @@ def title_key(h: dict) -> str:
 
 
 def raw_title(h: dict) -> str:
-    """A head's title as written; a file without one, its name's (``ids.title_of_file``)."""
+    """A head's title as written, else its file name's."""
     from lazy_harness.memory import ids
 
     return str(h.get("title") or ids.title_of_file(h["path"]))
