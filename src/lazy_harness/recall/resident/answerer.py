@@ -1,8 +1,6 @@
-"""The resident answerer's own side (ADR 0029): the open index kept between questions, one
-question answered with the hook's function and environment, the loop that leaves when idle, on
-SIGTERM or on other code. Run as ``python -m lazy_harness.recall.resident.answerer``; the hook's
-side is :mod:`lazy_harness.recall.resident.client`. Not on the hook's path.
-"""
+"""The resident answerer's own side (ADR 0029), run as ``python -m lazy_harness.recall.resident.answerer``:
+the open index kept between questions, each answered with the hook's function and environment, until idle,
+SIGTERM or other code. The hook's side: :mod:`lazy_harness.recall.resident.client`."""
 
 from __future__ import annotations
 
@@ -25,18 +23,15 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 
-# entries whose words and vectors are read ahead, newest first, while no question waits (about 2.2 KB
-# an entry): a prompt's candidates are then not read from the index (1.5 ms of 6.5 at 18,000 entries)
+# entries read ahead while no question waits (2.2 KB each; 1.5 ms of 6.5 a prompt at 18,000 entries)
 AHEAD = 20000
-# others (a larger memory, entries indexed since) kept as questions meet them. why 2,000: filled by 600
-# prompts at 100,000 entries, the answerer held 98 MB with 6,000 (its goal: 100 MB), 87 MB with 2,000
+# others kept as questions meet them. why 2,000: at 100,000 entries 87 MB, 98 MB with 6,000 (goal: 100)
 KEPT_DOCS = 2000
 AHEAD_PART = 200  # entries read ahead at a time (a few milliseconds: the most a question waits for it)
 
 
 class Kept:
-    """The index connection, kept between questions; opened again when the file was replaced or
-    removed (a damaged index is removed and built again by whoever finds it)."""
+    """The index connection kept between questions; opened again when the file was replaced or removed."""
 
     def __init__(self, log: Callable[[str], None] | None = None) -> None:
         self.log = log
@@ -60,8 +55,7 @@ class Kept:
             self.close()
         if self.conn is None:
             self.conn = store.connect(path, create=False)  # why: a reader; the writer makes the index
-            # why: entries' parsed words and vectors kept between questions (SQLite rereads every page
-            # after each write of the worker); a new file may give old rowids to other entries: start over
+            # why start over: a new file may give old rowids to other entries
             lookup.keep_docs(KEPT_DOCS)
             vectors.keep_vectors(KEPT_DOCS)
             # why: the pages every prompt reads stay in SQLite's own cache between questions (16 MB)
@@ -72,8 +66,7 @@ class Kept:
         return self.conn
 
     def read_ahead(self) -> bool:
-        """Read the next ``AHEAD_PART`` entries ahead (``AHEAD`` in all); whether more are left. A failure
-        (a damaged index) ends it, logged: the next question finds the damage and deals with it."""
+        """Read ``AHEAD_PART`` more entries ahead (``AHEAD`` in all); whether more are left."""
         if self.conn is None or not self.ahead:
             return False
         import time
@@ -105,10 +98,8 @@ class Kept:
 
 
 class Code:
-    """The package's module files as the answerer found them (``lines.file_stamp``: inode, size and
-    mtime_ns each): one changed or gone means other code is installed, and the answerer leaves
-    (``code_stamp`` covers only the protocol's two files; this covers the ranking, the hold check, the
-    model's pins...)."""
+    """The package's module files as the answerer found them (``file_stamp``): one changed or gone means
+    other code is installed, and the answerer leaves (``code_stamp`` covers only the protocol's two files)."""
 
     def __init__(self, root: str | None = None) -> None:
         import lazy_harness
@@ -135,8 +126,7 @@ def idle_seconds(env: Env) -> float:
 
 def answer_one(raw: bytes, kept: Kept, stamp: str, later: list[Callable[[], object]] | None = None
                ) -> tuple[dict, bool]:
-    """The answer to one question, and whether to leave after it; ``later``: the writes that record what
-    the prompt was shown, for the caller to run once the answer went out (``recall.answer``)."""
+    """One question's answer and whether to leave; ``later`` receives the writes recording the showing."""
     from lazy_harness.recall.prompt import recall
 
     try:
@@ -147,8 +137,7 @@ def answer_one(raw: bytes, kept: Kept, stamp: str, later: list[Callable[[], obje
         return {"error": "unreadable question"}, False
     if q.get("stamp") != stamp:
         return {"stale": True}, True
-    # why: the question says where things are; how to run Python is the answerer's own, from the
-    # hook that started it
+    # why: the question says where things are; how to run Python is the answerer's own
     env = {k: os.environ[k] for k in PROCESS_ENV if k in os.environ} | q["env"]
     try:
         decision, out = recall.answer(q["payload"], env, float(q.get("now") or 0), opener=kept.open, later=later)
@@ -159,8 +148,8 @@ def answer_one(raw: bytes, kept: Kept, stamp: str, later: list[Callable[[], obje
 
 
 def serve(env: Env, log: Callable[[str], None], replace: bool = False) -> str:
-    """Answer questions until idle for ``recall.resident_minutes`` (or told to leave); why it left.
-    ``replace``: take the place of the answerer a hook found not answering (see ``client.back_off``)."""
+    """Answer questions until idle for ``recall.resident_minutes`` or told to leave; why it left.
+    ``replace``: take the place of the answerer a hook found not answering (``client.back_off``)."""
     import signal
 
     from lazy_harness import paths, private
@@ -204,9 +193,8 @@ BINDING_NAME = "resident.sock.new"  # the socket's name between bind and listen
 
 
 def _listen(where: str) -> socket.socket:
-    """The socket, bound in ``where`` (the lock is held), private to the user; the pid file written
-    first, so that a socket found means a pid to stop. It gets its name only once it listens: a hook
-    that found the file between bind and listen was refused."""
+    """The socket bound in ``where`` (the lock held), private to the user, the pid file written first;
+    named only once it listens (a hook that found it between bind and listen was refused)."""
     import socket
 
     from lazy_harness.atomic import atomic_write
@@ -230,8 +218,7 @@ def _listen(where: str) -> socket.socket:
 
 
 def _take_over(where: str, log: Callable[[str], None]) -> int | None:
-    """Kill the answerer the back-off marker names (only a process of this user running the answerer)
-    and take its lock; the lock's descriptor, or None (nothing to take over, or another was quicker)."""
+    """Kill the answerer the back-off marker names, if one of this user's, and take its lock (or None)."""
     import signal
     import time
 
@@ -253,8 +240,7 @@ def _take_over(where: str, log: Callable[[str], None]) -> int | None:
 
 
 def _answer_until_idle(server: socket.socket, kept: Kept, env: Env, code: Code | None = None) -> str:
-    """One question at a time until the setting says leave, or until ``code`` changes; why it left.
-    While none waits, the entries are read ahead (``Kept.read_ahead``)."""
+    """Answer until the setting says leave or ``code`` changes, reading ahead meanwhile; why it left."""
     import select
     import time
 
@@ -286,8 +272,7 @@ def _answer_until_idle(server: socket.socket, kept: Kept, env: Env, code: Code |
 
 
 def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = None) -> bool:
-    """Answer the caller on ``conn`` when it runs as this user (``uid``; others get nothing, not even
-    an error); whether to leave."""
+    """Answer the caller on ``conn`` if it runs as ``uid`` (others get nothing); whether to leave."""
     if peer_uid(conn) != (os.geteuid() if uid is None else uid):
         return False
     later: list[Callable[[], object]] = []
@@ -301,16 +286,14 @@ def _one_caller(conn: socket.socket, kept: Kept, stamp: str, uid: int | None = N
         conn.sendall((jsonload.dumps(reply) + "\n").encode("utf-8", "surrogatepass"))
     except OSError:
         return False  # why: the hook gave up waiting (it did the work itself, and records what it showed)
-    # why after the reply: the hook's wait is the prompt's (two small appends, 0.3 to 0.8 ms); and only
-    # once it has the answer, or the showing it then makes itself would be counted twice
+    # why after the reply: the hook's wait is the prompt's; and before it, a showing could count twice
     for write in later:
         with suppress(Exception):  # why: a record lost only means an item may be shown once more
             write()
     return leave
 
 
-# Whether SIGTERM arrived. why a flag the loop reads (at least every ``WAKE_SECONDS``): an exception
-# raised from the handler was swallowed by the ``except Exception`` it landed in, and the answerer stayed
+# Whether SIGTERM arrived. why a flag: an exception raised from the handler was swallowed where it landed
 stop_asked = False
 
 

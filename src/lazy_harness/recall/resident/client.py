@@ -1,16 +1,8 @@
-"""The resident answerer's client side (ADR 0029): one process per user keeps the index open and
-answers the prompt hook over a socket. An optimisation only: with no answerer or no good answer in
-time, the hook does the work itself, then starts one (``start``) from ``SERVE_FROM`` entries. What
-it trusts (ADR 0031), when it leaves, what it keeps: docs/how/recall.md, "The resident answerer".
-
-Protocol (one question per connection, both ends running as the same user): the hook sends one
-JSON line ``{"stamp", "env", "payload", "now"}`` (``env``: :func:`question_env`) and shuts its
-side; the answerer sends one JSON line ``{"decision", "out"}``, or ``{"stale": true}`` (and leaves),
-or ``{"error": <line>}``.
-
-Hot path: ``ask`` and what it calls import only ``os``, ``sys``, ``_socket`` and (for an answer to
-print) ``memory.fence`` at call time; the rest imports what it needs inside its functions.
-"""
+"""The resident answerer's client side (ADR 0029, 0031; docs/how/recall.md, "The resident answerer"): one
+process per user keeps the index open and answers the prompt hook over a socket, an optimisation only. One
+question per connection: the hook sends ``{"stamp", "env", "payload", "now"}`` and shuts its side; the
+answerer sends ``{"decision", "out"}``, ``{"stale": true}`` or ``{"error": <line>}``. Hot path: ``ask``
+imports only ``os``, ``sys``, ``_socket`` and ``memory.fence`` at call time."""
 
 from __future__ import annotations
 
@@ -39,21 +31,16 @@ MAX_ANSWER = 1 << 20
 MAX_QUESTION = 4 << 20
 MAX_SOCKET_PATH = 100  # why: sun_path holds 108 bytes on Linux, 104 on macOS, with its final NUL
 WAKE_SECONDS = 1.0  # how often an idle answerer looks at its setting again (a stat of the config)
-# the most the answerer waits for one caller's whole question, then drops it (the hook sends it at
-# once on connecting): a caller holding its connection idle delays the next prompt this much at most
-READ_SECONDS = 0.5
+READ_SECONDS = 0.5  # the most the answerer waits for a caller's whole question (the hook sends it at once)
 ANSWERER = "lazy_harness.recall.resident.answerer"
-# why: an answerer of the version before ADR 0047 may still run during an upgrade: recognised by its
-# old module path, it is stopped (``lh hooks uninstall``) and replaced
+# why: an answerer of before ADR 0047 may still run during an upgrade: recognised, stopped and replaced
 ANSWERER_BEFORE = "lazy_harness.recall.answerer"
 BACKOFF_NAME = "resident.backoff"
-# why 5 minutes: the replacement the hook starts removes the marker once it answers, so this bounds
-# only what a replacement that fails costs: one slow prompt (ASK_TIMEOUT) in 5 minutes
+# why 5 minutes: a replacement that answers removes the marker; one that fails costs a slow prompt in 5
 BACKOFF_SECONDS = 300.0
 NO_ANSWER = "no answer in time"
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-# what of the hook's environment a question carries (where things are, who the user is, what files and
-# times depend on), and what else the answerer's process gets (Python, the locale); never a key or token
+# what of the hook's environment the answerer's process and a question get; never a key or token
 PROCESS_ENV = ("PATH", "PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "LANG", "LC_ALL", "LC_CTYPE")
 QUESTION_ENV = ("HOME", "CLAUDE_CONFIG_DIR", "CLAUDE_PROJECT_DIR", "LH_CONFIG", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
                 "XDG_CACHE_HOME", "XDG_STATE_HOME", "USER", "LOGNAME", "USERNAME", "TMPDIR", "TZ")
@@ -61,11 +48,9 @@ folder = paths.recall_dir  # where the answerer's socket, lock and pid file are:
 
 
 def code_stamp() -> str:
-    """The version and a checksum of the protocol's two files (this one and ``answerer.py``): an
-    answerer started from other code leaves instead of answering. why the bytes, not the mtimes: two
-    installs of one version sharing a HOME (editable, plugin) would each stop the other's answerer.
-    why ``hash`` of one integer, not a CRC: an int's hash is not salted per process, and zlib cost the
-    hook 0.2 ms to load (another interpreter may hash otherwise: its answerer is then replaced)."""
+    """The version and a checksum of this file and ``answerer.py``: an answerer of other code leaves. why
+    the bytes: two installs of one version sharing a HOME would stop each other's; why ``hash`` of an int:
+    not salted per process, and zlib cost the hook 0.2 ms."""
     from lazy_harness import __version__
 
     h = 0
@@ -79,8 +64,7 @@ def code_stamp() -> str:
 
 
 def _connect(sock: _socket.socket, where: str) -> None:
-    """Connect ``sock`` to ``<where>/resident.sock``; a path too long for a Unix socket is reached
-    from inside its folder (the working directory is put back at once)."""
+    """Connect ``sock`` to ``<where>/resident.sock``, from its folder when the path is too long."""
     path = os.path.join(where, SOCKET_NAME)
     if len(path.encode("utf-8", "surrogatepass")) <= MAX_SOCKET_PATH:
         sock.connect(path)
@@ -96,14 +80,12 @@ def _connect(sock: _socket.socket, where: str) -> None:
 
 def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg: Config | None = None,
         meanwhile: Callable[[], object] | None = None) -> tuple[tuple[str, str | None] | None, str]:
-    """(the answerer's (decision, stdout text), "") or (None, why not). ``meanwhile``: the hook's own
-    work, run once the question is sent (not at all when it is not); only what it raises is raised.
-    Nothing is sent unless the folder and the socket are the user's own (``private``) and the
-    listener runs as the user (its peer credentials); the question carries :func:`question_env`."""
+    """(the answerer's (decision, stdout text), "") or (None, why not). ``meanwhile``: the hook's own work,
+    run once the question is sent. Nothing is sent unless the folder and socket are the user's own and the
+    listener runs as the user."""
     where = folder(env)
     sock_path = os.path.join(where, SOCKET_NAME)
-    # why: no socket file, no answerer (below SERVE_FROM entries, or it left): one lstat instead of
-    # loading the socket module (0.4 to 0.8 ms) to be refused
+    # why: no socket file, no answerer: one lstat instead of loading the socket module (0.4 to 0.8 ms)
     try:
         os.lstat(sock_path)
     except OSError:
@@ -128,14 +110,12 @@ def ask(payload: Record, env: Env, now: float, timeout: float = ASK_TIMEOUT, cfg
 
 def _exchange(where: str, question: dict[str, object], timeout: float, uid: int | None,
               meanwhile: Callable[[], object] | None = None) -> tuple[object, str]:
-    """One question over the socket, asked only of a listener running as ``uid`` (default: the
-    user): (the decoded answer, "") or (None, why not). ``timeout`` bounds the whole exchange, the
-    caller's ``meanwhile`` included: each step gets what the ones before it left."""
+    """One question to a listener running as ``uid`` (default: the user): (the decoded answer, "") or
+    (None, why not); ``timeout`` bounds the whole exchange, ``meanwhile`` included."""
     import time
 
     deadline = time.monotonic() + timeout
-    # why: ``import socket`` loads enum and selectors: 25.6 ms to start without site against 13.2 ms
-    # for the C module it wraps, which has all a client needs (benchmarks/bench_user_prompt.py)
+    # why: ``import socket`` loads enum and selectors: 25.6 against 13.2 ms (benchmarks/bench_user_prompt.py)
     import _socket as s
 
     try:
@@ -152,15 +132,13 @@ def _exchange(where: str, question: dict[str, object], timeout: float, uid: int 
         if peer != me:  # why: before a byte leaves: another user's listener gets nothing
             return None, f"not asked: the socket's listener runs as uid {peer}, not {me}"
         sock.settimeout(max(deadline - time.monotonic(), 0.001))  # why: a long prompt a listener does not read
-        # why the time as text (``repr(now)``): the answerer reads it so (a float made jsonload.dumps import
-        # json when it wrote the shapes itself; its C encoder writes floats now)
+        # why the time as text (``repr(now)``): the answerer reads it so
         sock.sendall((jsonload.dumps(question) + "\n").encode("utf-8", "surrogatepass"))
         sock.shutdown(s.SHUT_WR)
         if meanwhile is not None:
             meanwhile()
-        # why ``seconds``: the socket's timeout bounds each read; an answer trickled a byte at a time,
-        # each before the last read times out, held the prompt for up to MAX_ANSWER reads
-        # why the floor: an answer already sent is read even when ``meanwhile`` took the time left
+        # why ``seconds``: an answer trickled a byte at a time held the prompt for MAX_ANSWER reads; the
+        # floor: an answer already sent is read even when ``meanwhile`` took the time left
         got = read_all(sock, MAX_ANSWER, seconds=max(deadline - time.monotonic(), READ_FLOOR))
         return (jsonload.loads(got) if got else None), "no answer"
     except TimeoutError:
@@ -190,8 +168,7 @@ def checked(answer: object) -> tuple[tuple[str, str | None] | None, str]:
 
 
 def fenced(out: str) -> str | None:
-    """``out`` written again from its parts when it is the prompt hook's output (only a UserPromptSubmit
-    ``hookSpecificOutput`` whose additionalContext opens with the memory fence), else None."""
+    """``out`` written again from its parts when it is the prompt hook's fenced output, else None."""
     from lazy_harness.memory.fence import FENCE
 
     try:
@@ -211,8 +188,7 @@ def folder_problem(env: Env | None = None) -> str | None:
 
 
 def question_env(env: Env, cfg: Config | None = None) -> dict[str, str]:
-    """What of ``env`` the answer needs: :data:`QUESTION_ENV` and the variables ``[memory] path`` and
-    ``[knowledge] path`` name; never the rest (API keys, tokens)."""
+    """What of ``env`` the answer needs: :data:`QUESTION_ENV` and the variables the paths set name."""
     # why handed_on: the answerer reads a relative CLAUDE_CONFIG_DIR in its own folder, not the hook's
     keep = {k: v for k, v in paths.handed_on(env).items() if k in QUESTION_ENV}
     if cfg is None:
@@ -242,8 +218,7 @@ def peer_uid(sock: _socket.socket) -> int | None:
 
 
 def back_off(where: str, now: float) -> None:
-    """Ask no answerer for ``BACKOFF_SECONDS`` (or until a new one answers: it removes the marker);
-    the marker names the answerer that did not answer, the one a replacement may stop."""
+    """Ask no answerer for ``BACKOFF_SECONDS``; the marker names the one that did not answer."""
     hung = pid_in(where)
     try:
         fd = os.open(os.path.join(where, BACKOFF_NAME), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW, 0o600)
@@ -257,9 +232,7 @@ def back_off(where: str, now: float) -> None:
 
 
 def read_all(sock: _socket.socket, limit: int, seconds: float) -> bytes:
-    """What ``sock`` sends until it shuts its side (or past ``limit`` bytes: the rest is not read),
-    within ``seconds`` in all: a peer that holds its connection idle, or trickles bytes, is dropped
-    (TimeoutError)."""
+    """What ``sock`` sends until it shuts its side (up to ``limit``), within ``seconds`` (TimeoutError)."""
     import time
 
     deadline = time.monotonic() + seconds
@@ -283,8 +256,7 @@ def running(env: Env | None = None) -> bool:
 
 
 def start(env: Env, replace: bool = False) -> int | None:
-    """Start an answerer detached, unless one runs (with ``replace``: to take the place of one that
-    did not answer in time, see :func:`back_off`); its pid or None."""
+    """Start an answerer detached unless one runs (``replace``: one that did not answer); its pid or None."""
     from lazy_harness import detach
 
     if folder_problem(env) is not None or (running(env) and not replace):
@@ -313,8 +285,7 @@ def pid_in(where: str, name: str = PID_NAME) -> int | None:
 
 
 def pid(env: Env | None = None) -> int | None:
-    """The running answerer's pid (from its pid file), or None when none runs, or when the process the
-    file names is not an answerer of this user (:func:`is_answerer`): such a pid is never signalled."""
+    """The running answerer's pid, or None (none runs, or the pid file names no answerer of this user)."""
     if folder_problem(env) is not None or not running(env):
         return None
     found = pid_in(folder(env))
@@ -338,8 +309,7 @@ def is_answerer(pid_: int) -> bool:
 
 
 def _answerer_argv(argv: list[str]) -> bool:
-    """Whether ``argv`` is an interpreter running the answerer: options, then ``-m`` and its module
-    (``-c`` code or a script that merely mentions it is not)."""
+    """Whether ``argv`` is an interpreter running the answerer: options, then ``-m`` and its module."""
     for i, arg in enumerate(argv[1:], 1):
         if arg == "-m":
             return argv[i + 1:i + 2] in ([ANSWERER], [ANSWERER_BEFORE])
@@ -349,9 +319,7 @@ def _answerer_argv(argv: list[str]) -> bool:
 
 
 def _answerer_by_ps(pid_: int, me: int) -> bool:
-    """``is_answerer`` where there is no /proc (macOS): ``ps -o uid=,command=`` prints the command's
-    words joined by spaces (an interpreter's path may hold some, "Application Support"); it must be
-    ``<python> [options] -m <answerer> [--replace]``, not ``-c`` code or a script that names it."""
+    """``is_answerer`` without /proc: ``ps`` shows ``<python> [options] -m <answerer> [--replace]``."""
     from lazy_harness import proc
 
     try:
@@ -383,8 +351,7 @@ def resident_kb(pid_: int) -> int | None:
 
 
 def stop(env: Env | None = None, wait: float = 5.0) -> int | None:
-    """Ask the running answerer to leave (SIGTERM), killed if it still holds its lock after ``wait``
-    seconds (its socket left behind costs a hook nothing); its pid, or None when none ran."""
+    """SIGTERM to the running answerer, SIGKILL if it holds its lock after ``wait`` s; its pid or None."""
     import signal
     import time
     from contextlib import suppress
