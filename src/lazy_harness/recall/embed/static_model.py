@@ -1,23 +1,9 @@
-"""A text's vector from a static embedding table, in pure Python, cheap enough for the prompt hook (ADR 0025).
-
-The table (``model/table.bin``) holds one vector per WordPiece token of all-MiniLM-L6-v2's
-vocabulary, distilled from that model by ``tests/eval/build_static_model.py``; the vocabulary
-(``model/vocab.bin``) is a hash table over the tokens. Both are read through mmap: loading costs
-two opens and two small header reads, and embedding a prompt touches only its tokens' rows. A
-text's vector is the sum of its tokens' rows (each carries its token's weight) as ``dims`` signed
-bytes, the form the index keeps (``vectors.similarities`` compares them). The tokenizer gives the
-source model's ids (``tokenizers``' BertNormalizer, BertPreTokenizer and WordPiece, lowercase);
-``unicodedata`` (about 0.5 ms to import) is imported only for a text that is not ASCII.
-
-Before anything of a file is used its SHA-256 must be the pinned one (``PINS``). Once a file has
-passed, a stamp of its identity (device, inode, size, mtime_ns, ctime_ns, digest, from the open
-descriptor that is then mapped) in the caller's state folder spares the hash. A forged stamp only
-vouches for a file with the verified inode, size and ctime, which only root can keep across a
-rewrite (ADR 0025, "The check"); a stamp that cannot be read or does not match costs one hash.
-
-A file that cannot be used raises :class:`lazy_harness.errors.StaticModelError`, one line naming
-the file (``errors`` is imported only then).
-"""
+"""A text's vector from a static embedding table, in pure Python, cheap enough for the prompt hook (ADR
+0025): one row per WordPiece token of all-MiniLM-L6-v2 (``tests/eval/build_static_model.py``), read through
+mmap with its vocabulary; a text's vector is the sum of its tokens' rows as ``dims`` signed bytes. Each
+file's SHA-256 must be the pinned one (``PINS``); a stamp of the checked file's identity in the caller's
+state folder spares the hash (ADR 0025, "The check"). A file that cannot be used raises
+:class:`lazy_harness.errors.StaticModelError`."""
 
 from __future__ import annotations
 
@@ -31,8 +17,7 @@ PINS = {
     "table.bin": "12a3efeafd82a78636d7b7d7a396d1ebfae9e25a7c097cc9a96f99476ad1b4d2",
     "vocab.bin": "40b7c06580f9082fe9c44588d2559f2529a20ab72823432c28a4463e19b462dc",
 }
-# the identity of the vectors this module makes: stored vectors are keyed by it, and a new table
-# (another pin) makes every stored vector stale
+# the identity of the vectors this module makes: a new table makes every stored vector stale
 MODEL_ID = "minilm-l6-v2-static/" + PINS["table.bin"][:16]
 TABLE_MAGIC = b"LHSTATIC"
 VOCAB_MAGIC = b"LHVOCAB\0"
@@ -43,10 +28,8 @@ TABLE_FIELDS = (("version", 2), ("size", 2), ("rows", 4), ("dims", 4), ("dtype",
 VOCAB_FIELDS = (("version", 2), ("size", 2), ("words", 4), ("slots", 4), ("pool", 4), ("longest", 4),
                 ("reserved", 4))  # 32 bytes; longest: the longest token in characters, without "##"
 INT8 = 1
-# why: a row times its scale as an integer (scales are at most 1.0; 2**24 keeps the smallest, 2e-4, to
-# 3 parts in 10,000, finer than the int8 rows), so sums are exact and the two ways of summing agree;
-# BIAS keeps every packed lane non-negative (|row x scale| < 2**31), and 64-bit lanes hold the sum
-# of 2**32 tokens
+# why: a row times its scale as an integer (2**24 keeps the smallest scale to 3 parts in 10,000), so
+# sums are exact and both ways of summing agree; BIAS keeps every packed lane non-negative
 INT_SCALE = 1 << 24
 BIAS = 1 << 31
 PACKED_ROWS = 12_000  # rows kept packed for embed_many (about 2 KB each): beyond, the cache starts over
@@ -107,8 +90,7 @@ def words(text: str) -> list[str]:
 
 
 def _specials(text: str) -> list[tuple[str, bool]]:
-    """``text`` cut around the special tokens typed in it, which the source tokenizer matches as they
-    are, before any normalisation: [(part, is a special token)]."""
+    """``text`` cut around the special tokens typed in it: [(part, whether a special token)]."""
     if "[" not in text or not any(t in text for t in SPECIALS):
         return [(text, False)]
     out, start, at = [], 0, text.find("[")
@@ -148,8 +130,7 @@ class Vocab:
 
 
 def slot_of(raw: bytes, mask: int) -> int:
-    """The first slot of a token's UTF-8 bytes: the bytes as a little-endian number, folded mod the
-    prime 2**61 - 1, then Fibonacci hashing (times 2**64 / golden ratio, the top bits)."""
+    """The first slot of a token's UTF-8 bytes: mod 2**61 - 1, then Fibonacci hashing (the top bits)."""
     return ((int.from_bytes(raw, "little") % 2305843009213693951) * 0x9E3779B97F4A7C15
             & 0xFFFFFFFFFFFFFFFF) >> (64 - mask.bit_length())
 
@@ -272,9 +253,8 @@ class StaticModel:
         return out
 
     def embed(self, text: str) -> bytes:
-        """``text``'s vector: ``dims`` signed bytes, the largest component ±127 (all zero for a text
-        without a known token): each token's row times its scale (as an integer: ``INT_SCALE``) and
-        count, summed exactly, so :meth:`embed_many` gives the very same bytes."""
+        """``text``'s vector: ``dims`` signed bytes, the largest ±127 (all zero without a known token),
+        summed exactly (``INT_SCALE``) so that :meth:`embed_many` gives the very same bytes."""
         d, rows, scales = self.dims, self._rows, self._scales
         times: dict[int, int] = {}
         for i in self.ids(text):
@@ -285,14 +265,11 @@ class StaticModel:
         return _to_int8(acc, d)
 
     def warm(self) -> bool:
-        """Whether rows are already packed for :meth:`embed_many` in this process (a long-lived one:
-        the resident answerer, the worker): then it is the faster way even for a few texts."""
+        """Whether rows are packed for :meth:`embed_many` already (then faster for a few texts too)."""
         return bool(self._packed)
 
     def embed_many(self, texts: list[str]) -> list[bytes]:
-        """:meth:`embed` of each text, about five times faster for many texts (the worker, the index
-        writer): each token's row is packed once into one integer, a lane of 64 bits a dimension, so
-        a text's sum is one integer addition a token."""
+        """:meth:`embed` of each text, five times faster for many: a token's row packed into one integer."""
         import sys
         from array import array
 

@@ -1,15 +1,7 @@
-"""Entry vectors, made when entries are written and kept in the index beside them (ADR 0025).
-
-    key(rowid, n, key)       each entry's texts: n 0 is its whole text (title, body, tags), 1.. its cues;
-                             key, a hash of the text
-    vec(key, model, v, n)    the vector of the text of that hash, by that model (``static_model.MODEL_ID``),
-                             and its length (so a prompt's cosine with it costs one dot product)
-
-Looked up by its text's hash, a vector outlives a re-index and a restart; one of another model
-counts as missing, so a new model re-embeds every text once (docs/how/recall.md, "The vectors are
-made when entries are written"). ``fill`` runs in the index's writer (``recall.index.writer``); the
-prompt hook only reads (``similarities``), so only cheap modules are imported at top level.
-"""
+"""Entry vectors, made when entries are written and kept in the index beside them (ADR 0025): ``key`` (an
+entry's texts' hashes: n 0 its whole text, 1.. its cues), ``vec`` (a text's vector by model, and its
+length). Kept by hash, a vector outlives a re-index; a new model re-embeds every text once. ``fill`` runs
+in the index's writer; the prompt hook only reads (``similarities``): cheap imports only."""
 
 from __future__ import annotations
 
@@ -62,16 +54,14 @@ def model_id() -> str:
 
 
 def missing(conn: Connection, model_id: str, after: int, limit: int) -> list[tuple[int, int, str]]:
-    """Up to ``limit`` (rowid, n, key) of entries after rowid ``after``, in rowid order, whose text has
-    no vector of ``model_id`` kept."""
+    """Up to ``limit`` (rowid, n, key) past rowid ``after`` whose text has no vector of ``model_id``."""
     return conn.execute("SELECT k.rowid, k.n, k.key FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
                         "WHERE k.rowid > ? AND v.key IS NULL ORDER BY k.rowid, k.n LIMIT ?",
                         (model_id, after, limit)).fetchall()
 
 
 def rows_in(conn: Connection, sql: str, values: list, *head: object) -> list:
-    """The rows of ``sql`` whose ``IN ({})`` holds ``values`` (after the parameters ``head``), the query
-    run once per ``CHUNK`` of the values. Here, the lowest part of recall, for the index's modules too."""
+    """The rows of ``sql`` whose ``IN ({})`` holds ``values`` (after ``head``), ``CHUNK`` at a time."""
     found: list = []
     for start in range(0, len(values), CHUNK):
         chunk = values[start:start + CHUNK]
@@ -80,9 +70,8 @@ def rows_in(conn: Connection, sql: str, values: list, *head: object) -> list:
 
 
 def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> int:
-    """Embed the texts of the entries that have no vector of the current model yet, ``part`` texts a
-    transaction; returns how many were embedded (``StaticModelError`` when the model cannot be used).
-    Killed between two parts, the next call finds what the last part committed and goes on."""
+    """Embed the texts without a vector of the current model, ``part`` a transaction (a killed run goes on
+    from the last part committed); how many (``StaticModelError`` when the model cannot be used)."""
     from lazy_harness.recall.embed import static_model as module
 
     model, done, after = module.load(state_dir=state_dir), 0, 0
@@ -96,9 +85,8 @@ def fill(conn: Connection, state_dir: str | None = None, part: int = PART) -> in
                  for rowid, title, body, tags, cues in rows_in(conn, sql, sorted({r[0] for r in todo}))}
         # key -> its text, each key once (texts of one key are the same: it is their hash)
         wanted = {key: texts[rowid][n] for rowid, n, key in todo if n < len(texts.get(rowid, ()))}
-        # why: packing rows pays from some dozens of texts on; a hook's few are cheaper one at a time,
-        # unless this process packed rows before (the resident answerer: 5 new entries' 20 texts took
-        # 36 ms one at a time, about 14 ms packed; the whole catch-up answer 52 down to 30 ms at 100,000)
+        # why: packing rows pays from some dozens of texts on, or once this process packed some (20 texts:
+        # 36 ms one at a time, 14 ms packed)
         many = len(wanted) > 64 or model.warm()
         made = model.embed_many(list(wanted.values())) if many else [model.embed(t) for t in wanted.values()]
         rows = [(key, module.MODEL_ID, v, norm(v)) for key, v in zip(wanted, made, strict=True)]
@@ -126,9 +114,8 @@ def norm(v: bytes) -> float:
 
 
 class KeptRows:
-    """What searches read of the index per rowid, kept between them in a long-lived process (the
-    resident answerer): ``ahead``, what it read ahead, and up to ``most`` of what the searches met (then
-    started over: bounded). A rowid is never given to another entry, so what is kept stays true."""
+    """What searches read per rowid, kept in a long-lived process: ``ahead`` (read ahead) and ``met``, up
+    to ``most`` (a rowid is never given to another entry: what is kept stays true)."""
 
     def __init__(self) -> None:
         self.ahead: dict[int, Any] = {}
@@ -158,20 +145,16 @@ _KEPT_MODEL = ""
 
 
 def keep_vectors(n: int) -> None:
-    """Keep the vectors of up to ``n`` entries between searches (the resident answerer), and forget
-    what ``warm`` read: a rowid's texts and their vectors never change while the model does not."""
+    """Keep the vectors of up to ``n`` entries between searches; forget what ``warm`` read."""
     _VECS.reset(n)
 
 
 def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_id: str) -> dict[int, float]:
-    """rowid -> the better of the cosines of the prompt with the entry's whole text and with its best
-    cue, for the entries among ``rowids`` whose texts are all embedded (the others are left out)."""
+    """rowid -> the best of the prompt's cosines with the entry's texts, for those with all texts embedded."""
     from math import dist
 
-    # why: math.dist works in C (2.4 against 6.1 us a text for the sum of products), and |q - v|^2 =
-    # |q|^2 + |v|^2 - 2 q.v gives q.v back exactly (integer terms below 2^25; |v|^2 the kept length
-    # squared, rounded): the same cosines to the last bit. Both are read unsigned (XOR 0x80: 128
-    # higher), which leaves their distance; a tuple, as math.dist makes one of each argument
+    # why: math.dist works in C (2.4 against 6.1 us a text), and |q - v|^2 = |q|^2 + |v|^2 - 2 q.v gives
+    # q.v back exactly (integers below 2^25); both read unsigned (128 higher), which leaves the distance
     qu = tuple(prompt_vec.translate(_UNSIGNED))
     qq = sum(map(mul, memoryview(prompt_vec).cast("b"), memoryview(prompt_vec).cast("b")))
     qn = qq ** 0.5
@@ -193,8 +176,7 @@ def similarities(conn: Connection, prompt_vec: bytes, rowids: list[int], model_i
 
 
 def _read(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
-    """rowid -> its texts' vectors of ``model_id`` (unsigned, one after the other) and their lengths,
-    for those of ``rowids`` whose texts are all embedded, in vectors of one size."""
+    """rowid -> its texts' vectors (unsigned, in a row) and lengths, when all are embedded, of one size."""
     got: dict[int, tuple[list[bytes], list[float]]] = {}
     lacking = set()
     sql = ("SELECT k.rowid, v.v, v.n FROM key k LEFT JOIN vec v ON v.key = k.key AND v.model = ? "
@@ -217,8 +199,7 @@ def _check_model(model_id: str) -> None:
 
 
 def warm(conn: Connection, rowids: list[int], model_id: str) -> int:
-    """Read ahead and keep the vectors of the entries ``rowids`` (``lookup.warm_docs`` names them);
-    how many of them had every text embedded."""
+    """Read ahead and keep the vectors of the entries ``rowids``; how many had every text embedded."""
     _check_model(model_id)
     got = _read(conn, rowids, model_id)
     _VECS.ahead.update(got)
@@ -226,7 +207,6 @@ def warm(conn: Connection, rowids: list[int], model_id: str) -> int:
 
 
 def _vectors(conn: Connection, rowids: list[int], model_id: str) -> dict[int, Vecs]:
-    """``_read``, after what ``warm`` and ``keep_vectors`` kept (not an entry waiting for a vector: ``_read``
-    leaves it out, and it gets one later)."""
+    """``_read``, after what ``warm`` and ``keep_vectors`` kept."""
     _check_model(model_id)
     return _VECS.get(rowids, lambda asked: _read(conn, asked, model_id))
