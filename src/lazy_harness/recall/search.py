@@ -1,11 +1,6 @@
-"""``lh memory search``: the words' search over a project's memory and the lines it prints, without
-click, so that the command can run without loading it (``lazy_harness.__main__``: importing click
-costs about 4 x a bare Python start on its own) and the click command (cli/memory.py) prints the
-very same lines.
-
-The ranking is the prompt hook's (``rank.rank``) without its bar and its related words: an entry
-is listed when it holds a word typed (or a word starting as it does), best first.
-"""
+"""``lh memory search`` without click (why: importing click costs about 4 x a bare start), printing the
+same lines as the click command: the prompt hook's ranking (``rank.rank``) without its bar and related
+words; an entry is listed when it holds a word typed (or a word starting as it does), best first."""
 
 from __future__ import annotations
 
@@ -34,9 +29,8 @@ DEEP_MONTHS = 2  # month folders of learnings in which a search looks for hand e
 
 
 def place(project: str | None, env: Env, say: Say) -> tuple[str, Config, str, str]:
-    """(folder, config, memory folder, learnings folder) of ``project`` (default: the working
-    directory); old files in Claude Code's folder are moved first, each move told through ``say``, and
-    what a killed writer left unfinished is rolled back (``intent.settle``)."""
+    """(folder, config, memory folder, learnings folder) of ``project`` (default: the working directory);
+    old files moved and a killed writer's leftovers rolled back first, each told through ``say``."""
     from lazy_harness.memory import intent, migrate
 
     cwd = os.path.abspath(project or os.getcwd())
@@ -66,18 +60,17 @@ def valid_since(value: str | None) -> bool:
 
 def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_projects: bool, kinds: list[str],
          since: str | None, limit: int, show_all: bool) -> tuple[list[dict], list[str]]:
-    """The best ``limit`` entries for ``words``, each with ``elsewhere`` (a project-only learning of
-    another project, listed only with ``all_projects``), and ``<file>: cannot be read: <why>`` of each
-    learning hit left out because its file cannot be read any more (``Seen.learning``)."""
+    """The best ``limit`` entries for ``words``, each with ``elsewhere`` (another project's project-only
+    learning, listed only with ``all_projects``), and the ``<file>: cannot be read: <why>`` of each
+    learning hit left out."""
     from lazy_harness.recall.index import for_commands, lookup
     from lazy_harness.recall.prompt import admit, rank
 
     # the project's keys (its own and its aliases, ADR 0035) and the learnings without a key it adopted
     keys, legacy, adopted = admit.owner_of(cwd, mdir)
     mdirs = paths.all_memory_dirs(None, cfg["memory"]["path"] or None) if all_projects else [mdir]
-    # why: the candidates rescored exactly cost most of a search (400 of them: 32 ms at 100,000
-    # entries); the kinds are part of the search itself (a pool of the best 200 of every kind held
-    # no failure when 250 decisions matched better), a date filter needs a wider pool
+    # why: rescoring costs most of a search (400: 32 ms at 100,000 entries); a date filter needs a wider
+    # pool; the kinds are searched, not filtered after (the best 200 held no failure past 250 decisions)
     pool = max(2000, limit * 20) if since else max(60, limit * 3)
 
     def read(conn: sqlite3.Connection) -> list[dict]:
@@ -98,13 +91,11 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
         titles_here(conn, ranked, project_identity.project_name(cwd), keys, adopted, mdir)
         return ranked
 
-    # why: a stat of every learning file cost 110 ms at 100,000 entries (16,700 learnings); the newest
-    # month folders are where hand edits happen, and the worker's updates look at every file
+    # why: a stat of every learning file cost 110 ms at 100,000 entries; hand edits are in the newest months
     ranked = for_commands.read_current(paths.recall_index_file(), mdirs, ldir, read, deep=DEEP_MONTHS)[0]
     floor = iso_epoch(since) if since else None
     ranked = [c for c in ranked if floor is None or (iso_epoch(c["ts"]) or 0.0) >= floor]
-    # why here, not in rank.rank: its ties stay in index order for the prompt hook (measured with that
-    # order); a person reading a search wants the newest of equal matches first
+    # why here, not in rank.rank: a person wants the newest of equal matches first, the hook index order
     ranked.sort(key=lambda c: (-c["coverage"], c["bm25"], -(iso_epoch(c["ts"]) or 0.0)))
     unreadable: list[str] = []
     out = label_all(ranked, keys, project_identity.project_name(cwd), cfg, show_all, limit, mdir, ldir, unreadable)
@@ -117,11 +108,8 @@ def find(words: list[str], cwd: str, cfg: Config, mdir: str, ldir: str, all_proj
 
 def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys: frozenset[str],
                 adopted: frozenset[str], mdir: str) -> None:
-    """Each learning hit gets ``this_project`` (written here, ``state.written_in``, or adopted), and one of
-    another project whose title one of this project's learnings has (memory/own_title.py) ``title_here``,
-    that learning's id: both are listed, labelled, where the session start and prompt recall give this
-    project's alone (ADR 0071). The index's rows of this project's learnings are read only for such a hit;
-    a held one of them counts once approved (``admit.shown_here``)."""
+    """Each learning hit gets ``this_project``, and one of another project whose title one of this
+    project's learnings has ``title_here``, that learning's id: both listed, labelled (ADR 0071)."""
     from lazy_harness.memory import own_title, state
 
     learnings = [c for c in ranked if c["kind"] == "learning"]
@@ -146,12 +134,9 @@ def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys
 
 
 def unassigned(ranked: list[dict], mdir: str, ldir: str, name: str) -> None:
-    """Mark ``unassigned`` (and no longer ``elsewhere``) each learning hit written before keys were
-    recorded, of this project's ``name``, that no project adopted and this one is a candidate for
-    (``owners.orphans``: two projects of that name, no transcript to decide). why: it is in no project
-    until the person assigns it, and a search for it in its project said "no match"; listed, labelled
-    with the command, it is found where it is looked for. Reads every learning's head, only when such
-    a hit is there."""
+    """Mark ``unassigned`` (no longer ``elsewhere``) each learning hit without a key of this project's name
+    that waits to be assigned with this project a candidate (``owners.orphans``). why: a search in its
+    project said "no match"."""
     maybe = [c for c in ranked if c["elsewhere"] and c["kind"] == "learning" and not c.get("okey")
              and c.get("origin") == name]
     if not maybe:
@@ -167,13 +152,11 @@ def unassigned(ranked: list[dict], mdir: str, ldir: str, name: str) -> None:
 
 def run(words: list[str], project: str | None, all_projects: bool, kinds: list[str], since: str | None,
         limit: int, as_json: bool, show_all: bool, env: Env, say: Say) -> int:
-    """The whole command: ``say(text, err=False)`` prints one line (terminal-safe: the caller's job).
-    Returns the exit code: 0 when something matched, 1 when nothing did (as grep: a script can tell)."""
+    """The whole command; 0 when something matched, else 1 (as grep)."""
     cwd, cfg, mdir, ldir = place(project, env, say)
     from lazy_harness.memory import files
 
-    # why these two: the index reads past a folder or a FIFO in their place (one of marks.jsonl stops it);
-    # why not memory.damage's check: importing it cost the search 13 ms
+    # why these two: the index reads past a folder or a FIFO there; not memory.damage's check: 13 ms
     for path in (os.path.join(mdir, files.DECISIONS), os.path.join(mdir, files.FAILURES)):
         if why := _not_a_file(path):
             say(f"lh: {path}: cannot be read: {why}; searched the rest of memory", err=True)
@@ -198,8 +181,7 @@ def _not_a_file(path: str) -> str:
 
 
 def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
-    """One hit as the command prints it; one held for a secret redacted (ADR 0062: ``mark`` quotes its
-    reason; the file and line say where to edit it out)."""
+    """One hit as the command prints it; one held for a secret redacted (ADR 0062)."""
     from lazy_harness.memory import held_shown
 
     said = held_shown.text(c["title"], c.get("secret") or mark)
@@ -217,10 +199,7 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
             obj["project_only"] = True
         if "this_project" in c:
             obj["this_project"] = c["this_project"]
-        if c.get("title_here"):
-            obj["title_here"] = c["title_here"]
-        if c.get("also_in"):
-            obj["also_in"] = c["also_in"]
+        obj |= {k: c[k] for k in ("title_here", "also_in") if c.get(k)}
         if came_from(c):
             obj["came_from"] = one_line(came_from(c), 80, safe=False)
         # why: json escapes C0 controls but not DEL, C1 or bidi; their \uXXXX keeps the JSON exact
@@ -241,8 +220,7 @@ def line(c: dict, as_json: bool, mark: str | None, show_all: bool) -> str:
 
 
 def came_from(c: dict) -> str:
-    """``sync from laptop-2 (ana)`` for a hit another machine wrote (its provenance as the index keeps it,
-    memory/provenance.py ``describe``), as the read-back names it; '' for this machine's own."""
+    """``sync from laptop-2 (ana)`` for a hit another machine wrote; '' for this machine's own."""
     prov = str(c.get("prov") or "")
     return prov.split(": ", 1)[0] if prov.startswith("sync from ") else ""
 
@@ -253,18 +231,15 @@ def second(others: list[str]) -> str:
 
 
 def date_of(ts: object) -> str:
-    """A hit's day in the reader's time zone (``fence.local_time``), as the SessionStart digest and
-    ``lh memory show`` print it; a time that does not parse as written (its first ten characters)."""
+    """A hit's day in the reader's time zone; a time that does not parse as written."""
     return local_time(iso_epoch(ts)) or (ts[:10] if isinstance(ts, str) and len(ts) >= 10 else "undated")
 
 
 def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Config, show_all: bool,
               limit: int, mdir: str, ldir: str, unreadable: list[str]) -> list[dict]:
-    """The first ``limit`` hits, each with its ``state`` and ``mark`` as ``lh memory show`` tags it
-    (memory/held_review.py's ``States``: '' when shown as it is); superseded, merged and deprecated ones only
-    with ``show_all``. Only the hits looked at until ``limit`` are kept are read. ``mdir``: the
-    project's memory folder, whose kept verdicts the learnings' states use, as show's do. A learning
-    whose file cannot be read is left out, as SessionStart leaves it out, and named in ``unreadable``."""
+    """The first ``limit`` hits, each with its ``state`` and ``mark`` as ``lh memory show`` tags it;
+    superseded, merged and deprecated ones only with ``show_all``. A learning whose file cannot be read is
+    left out and named in ``unreadable``."""
     from lazy_harness.memory import state
 
     cross = state.policy(cfg)
@@ -292,9 +267,8 @@ def label_all(hits: list[dict], key: str | frozenset[str], project: str, cfg: Co
 
 
 class Seen:
-    """What the labels of one search read, each once: ``held_review.States`` per memory folder (the states
-    ``lh memory show``, ``held`` and the page give), the handoff log's forgotten items and the lines of
-    the decisions and failures files, and the name of each memory folder's project."""
+    """What the labels of one search read, each once: the states per memory folder, the handoff items, the
+    decision and failure lines, the learnings, each folder's project name."""
 
     def __init__(self, mdir: str, ldir: str) -> None:
         self.mdir, self.ldir = mdir, ldir
@@ -309,9 +283,7 @@ class Seen:
         self.unreadable: dict[str, str] = {}  # a learning's file -> ``<file>: cannot be read: <why>``
 
     def learning(self, path: str) -> tuple[dict, str] | None:
-        """``learning_of(path)``, read once; None when the file is there and cannot be read (a FIFO or
-        a folder put in its place since it was indexed), said in :attr:`unreadable`. A file gone
-        since reads as one without text, as before: the index's writer drops it at its next update."""
+        """``learning_of(path)``, read once; None when unreadable (:attr:`unreadable`); a file gone: empty."""
         if path not in self.learnings:
             try:
                 self.learnings[path] = learning_of(path)
@@ -325,16 +297,14 @@ class Seen:
         return self.learnings[path]
 
     def as_digest_lists(self, hit: dict) -> None:
-        """A learning hit as the SessionStart digest lists it: the newest of the files of its id and title
-        (one hit, ``rank``) among those of its name (``<day>-<slug>.md``) on any day, with ``also_in``: the others,
-        the same learning written on another day (two machines, brought together by ``lh sync``)."""
+        """A learning hit as the digest lists it: the newest of the files of its id and title on any day,
+        with ``also_in``, the others (one learning written on two days, brought together by ``lh sync``)."""
         from lazy_harness.memory import files, frontmatter, ids
         from lazy_harness.memory.sanitize import normalise
 
         if self.slugs is None:  # why: only the files of the hits' names are opened
             self.slugs = {}
-            # why the names of the hits only, kept as names: 16,700 learnings at 100,000 entries, each made a
-            # path, cost a search 30 ms
+            # why the hits' names only: a path of each of 16,700 learnings cost 30 ms
             wanted = self.wanted or {os.path.basename(hit["file"])[11:]}
             for month in files.month_folders(self.ldir):
                 try:
@@ -356,9 +326,8 @@ class Seen:
                        ts=first.get("created") or hit["ts"], also_in=[h["path"] for h in others])
 
     def state_of(self, hit: dict, cross: str) -> tuple[str, str]:
-        """(state, detail) of a hit: a learning's from its frontmatter, another's from the marks of its
-        memory folder with its approval checked against its text (ADR 0052), an open item's also from
-        the handoff log (closed by ``lh memory forget``: forgotten); then the hold check's verdict."""
+        """(state, detail) of a hit: a learning's frontmatter, or its folder's marks (an approval checked
+        against its text, ADR 0052) and an open item's log; then the hold check's verdict."""
         from lazy_harness.memory import frontmatter, state
 
         if hit["kind"] == "learning":
@@ -379,25 +348,19 @@ class Seen:
                 return state.FORGOTTEN, str(item.get("reason") or "")
             return self.of(folder).record("handoff", hit["id"], {"text": str(item.get("text") or hit["title"])})
         states = self.of(folder)
-        # why only one with an approve mark is read: its approval counts only as the person's MAC of its
-        # text (ADR 0052). Another's state is its marks' and the index's verdict (the prompt hook's,
-        # recall/prompt/admit.py): reading the line of every hit cost 35 ms at 100,000 entries, twice
-        # the search
+        # why only one with an approve mark is read (its MAC of its text, ADR 0052): all lines cost 35 ms
         rec = self.record(hit) if hit["id"] in states.ok.claims else None
         if rec is None:
             return state.with_verdict(state.of_marks(states.named.get(hit["id"])), hit.get("hold"))
         return states.record(hit["kind"], hit["id"], rec)
 
     def redact_by(self, hit: dict, now: tuple[str, str]) -> str:
-        """What the hit's title is printed redacted by (``held_shown``): its hold's reason when that names
-        a secret; for an ended one (forgotten, superseded, merged, deprecated) the redactor's finding in
-        the text the check reads, kept per text (``States.redact_by``), read only for such a hit."""
+        """What the hit's title is printed redacted by: a secret its hold or its text names."""
         folder = self.mdir if hit["kind"] == "learning" else os.path.dirname(hit["file"])
         return self.of(folder).redact_by(now, lambda: self.checked_text(hit))
 
     def checked_text(self, hit: dict) -> str:
-        """What the hold check reads of a hit: a learning's text, an item's, a decision's or failure's
-        fields as one (its title when its line is gone)."""
+        """What the hold check reads of a hit (its title when its line is gone)."""
         from lazy_harness.memory import trust
 
         if hit["kind"] == "learning":
@@ -409,8 +372,7 @@ class Seen:
         return trust.text_of(rec, hit["kind"]) if rec is not None else str(hit["title"] or "")
 
     def project_of(self, folder: str, project: str) -> str:
-        """The name of the project whose memory ``folder`` is: ``project`` for the searched one's; for
-        another, the name the page gives it (``folder_names.name_of``)."""
+        """The name of the project whose memory ``folder`` is (``folder_names.name_of`` for another's)."""
         if os.path.normpath(folder) == os.path.normpath(self.mdir):
             return project
         if folder not in self.names:
@@ -431,8 +393,7 @@ class Seen:
         return self.states[folder]
 
     def record(self, hit: dict) -> dict | None:
-        """The decision or failure of a hit, read from its line (the whole file is read as bytes once,
-        not parsed: parsing every line of 10,000 decisions cost 100 ms); None when another is there."""
+        """The decision or failure of a hit, from its line (the file read as bytes once, not parsed)."""
         from lazy_harness import jsonload
         from lazy_harness.memory import ids, lines
 
@@ -457,11 +418,8 @@ class Seen:
 
 
 def learning_of(path: str) -> tuple[dict, str]:
-    """(frontmatter, the text the check reads) of a learning file, read as ``lh memory show`` reads it
-    (a file without frontmatter: its whole text); a quote left open that swallowed its keys is named
-    under ``frontmatter.DAMAGED`` (``line 3: title: ...``), as the SessionStart heads name it. Raises
-    OSError when it cannot be read (``regular_file.NotRegularFile`` for a FIFO: a plain ``open`` of one
-    held the search for good)."""
+    """(frontmatter, the text the check reads) of a learning file as ``lh memory show`` reads it, a quote
+    left open named under ``frontmatter.DAMAGED``; OSError when it cannot be read."""
     from lazy_harness.memory import frontmatter, held
 
     with open(open_regular(path)[0], encoding="utf-8", errors="replace") as fh:  # why text mode: \r\n read as \n
@@ -475,16 +433,13 @@ def learning_of(path: str) -> tuple[dict, str]:
 
 # --- the command line without click ---------------------------------------------------------------
 
-# an option's value the quick parse takes; click says what is wrong with another (a project that is a
-# file, a -n of more digits than int() reads)
+# an option's value the quick parse takes; click says what is wrong with another
 _VALID = {"kinds": KINDS.__contains__, "limit": lambda v: v.isdecimal() and len(v) < 19 and int(v) >= 1,
           "since": valid_since, "project": lambda v: bool(v) and os.path.isdir(v)}
 
 
 def parse(args: list[str]) -> dict | None:
-    """The options of ``lh memory search ARGS`` when they are plain (the words, ``--project``,
-    ``--all-projects``, ``--kind``, ``--since``, ``-n``, ``--json``, ``--all``, each valid), else None:
-    then click parses them and says what is wrong (``--help`` too)."""
+    """The options of ``lh memory search ARGS`` if plain and valid, else None (click says what's wrong)."""
     opts: dict = {"words": [], "project": None, "all_projects": False, "kinds": [], "since": None, "limit": 20,
                   "as_json": False, "show_all": False}
     flags = {"--all-projects": "all_projects", "--json": "as_json", "--all": "show_all"}
