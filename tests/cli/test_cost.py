@@ -119,3 +119,18 @@ def test_a_remotes_100000_killed_calls_are_named_five_then_counted(isolated_home
     assert len(killed) == 6, len(killed)
     assert "99,996 more" in killed[-1], killed[-1]
     assert max(len(row) for row in killed) < 400, [len(row) for row in killed]
+
+
+def test_a_wrong_value_elsewhere_keeps_the_persons_caps(isolated_home):
+    """A typo in an unrelated key (``[sync] pull_budget_ms = "fast"``) showed the default $5.00 cap
+    where ``lh status``, ``lh doctor`` and the page showed the person's $12.00."""
+    configure(isolated_home, budget={"daily_usd": 12.0, "monthly_usd": 80.0})
+    path = isolated_home / ".config" / "lazy-harness" / "config.toml"
+    path.write_text(path.read_text() + '[sync]\npull_budget_ms = "fast"\n')
+    spent(1.5)
+    out = invoke("cost")
+    assert out.code == 0, out
+    assert "today $1.50 of $12.00 a day; this month $1.50 of $80.00" in out.out
+    assert out.err.count("\n") == 1 and "sync.pull_budget_ms" in out.err and "default caps" not in out.err
+    data = json.loads(invoke("cost", "--json").out)
+    assert data["daily_cap_usd"] == 12.0

@@ -9,6 +9,7 @@ import time
 import click
 
 from lazy_harness import config, notice, paths
+from lazy_harness.cli.options import warn_config
 from lazy_harness.errors import LhError
 
 TYPE_CHECKING = False
@@ -42,9 +43,12 @@ def parse_since(text: str, now: float) -> float:
 
 
 def load_config() -> Config:
-    """The config, or its defaults with a warning: spend must be readable with a broken config.toml."""
+    """The config, or its defaults with a warning: spend must be readable with a broken config.toml.
+    why ``warn``: a wrong value elsewhere (``[sync] pull_budget_ms = "fast"``) keeps its default and
+    is named, as lh status and lh doctor read it; the whole file's defaults showed the default caps
+    beside their figures of the person's own. A syntax error or a wrong folder key: every default."""
     try:
-        return config.load()
+        return config.load(warn=warn_config)
     except LhError as exc:
         click.echo(f"lh: warning: {exc}; using the default caps", err=True)
         return config.defaults()
