@@ -52,3 +52,20 @@ def test_a_third_machine_that_never_held_the_lost_text_is_not_told(tmp_path):
     a.sync()
     result = c.sync()
     assert result["merged"] and result["conflicts"] == []
+
+
+def test_the_run_as_history_lists_it_on_the_machine_whose_edit_was_replaced(tmp_path):
+    """lh memory history on b listed a's run as ``d-... in /home-of-a/.../decisions.jsonl: ...; undo puts
+    the other machine's version in place``: a path of the other machine, and on b the undo puts b's own
+    version back, which is no other machine's. The note is written once and read on both machines."""
+    a, b, eid = _two(tmp_path)
+    _edit(a, eid, rationale="edited on a: faster to open")
+    _edit(b, eid, rationale="edited on b: one file to back up")
+    b.sync()
+    a.sync()
+    b.sync()
+    for machine in (a, b):
+        [run] = [r for r in journal.runs(str(machine.mdir)) if r["kind"] == "sync-conflict"]
+        [note] = run["changes"]
+        assert str(a.data) not in note and str(b.data) not in note, note
+        assert note == f"{eid} in decisions.jsonl: edited on two machines; undo puts the version not kept in place"

@@ -33,6 +33,7 @@ import os
 from lazy_harness import jsonload, logfile, paths
 from lazy_harness.atomic import atomic_write, read_bytes
 from lazy_harness.memory import frontmatter, journal
+from lazy_harness.memory.provenance import learning_place
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -155,11 +156,12 @@ def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arrivi
     """A ``sync-conflict`` run whose "before" is ``path`` with the other machine's version in place;
     the run saved for this conflict already (a round killed before it removed the note), if any."""
     ours, theirs = str(one["ours"]).encode("utf-8"), str(one["theirs"]).encode("utf-8")
-    whose = "this machine's" if one.get("theirs_kept") else "the other machine's"  # "theirs": the version not kept
     if one.get("id"):  # a JSONL line
         mdir, what = os.path.dirname(path), str(one["id"])
+        where = f"{what} in {os.path.basename(path)}"
     else:  # a learning: their whole file
         mdir, what = memory_folder_of(root, path) or _any_folder(root), "learning " + os.path.basename(path)
+        where = f"learning {learning_place(path)}"
     digest = hashlib.sha256(json.dumps([one["file"], one.get("id"), one["ours"], one["theirs"]]).encode()).hexdigest()
     run = next((r["run"] for r in journal.runs(mdir) if r.get(DIGEST) == digest and r["kind"] == "sync-conflict"), None)
     if run is None:
@@ -177,7 +179,9 @@ def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arrivi
         j = journal.Journal(mdir, "sync-conflict", os.path.basename(mdir), now)
         j.data[DIGEST] = digest
         j.track_as(path, before)
-        j.note(f"{what} in {path}: edited on both machines; undo puts {whose} version in place")
+        # why no path and no "this machine": the run is synced, and read on the other machine too, where
+        # the path is not its own and the version not kept is its own (docs/how/sync.md)
+        j.note(f"{where}: edited on two machines; undo puts the version not kept in place")
         j.save()
         run = j.run
     if one.get("theirs_kept"):
