@@ -66,3 +66,40 @@ def test_the_pages_lists_label_the_entries_another_machine_wrote(tmp_path):
         body = section(v)
         assert '<span class="meta">sync from laptop-2 (ana)</span>' in _row(body, ids.entry_id(kind, theirs)), body
         assert "sync from" not in _row(body, ids.entry_id(kind, ours)), body
+
+
+THEIRS_L = "Warm the billing cache before the nightly run"
+OURS_L = "Pin the tax tables per tenant"
+
+
+def _seed_learnings(tmp_path) -> tuple[str, str, str]:
+    """Two learnings of the project, one another machine wrote; returns the project and their ids."""
+    project = ms.make_project(tmp_path, "billing")
+    ldir = paths.learnings_dir()
+    key = os.path.basename(paths.memory_dir(project))
+    ms.write_learning(ldir, THEIRS_L, "billing", NOW - 3 * ms.DAY, scope="project", project_folder=key,
+                               via="session", machine="laptop-2", author="ana")
+    ms.write_learning(ldir, OURS_L, "billing", NOW - 2 * ms.DAY, scope="project", project_folder=key,
+                             via="session", machine=HERE)
+    return project, ids.learning_id("billing", THEIRS_L), ids.learning_id("billing", OURS_L)
+
+
+def test_show_labels_the_learnings_another_machine_wrote(tmp_path):
+    """The listing labelled another machine's decisions and failures, never its learnings, which the
+    session's read-back and lh memory search both label."""
+    project, theirs, ours = _seed_learnings(tmp_path)
+    r = invoke("memory", "show", "--project", project, "--section", "learnings")
+    assert r.code == 0, r.err
+    lines = r.out.splitlines()
+    assert _line(lines, theirs).endswith("  [sync from laptop-2 (ana)]"), r.out
+    assert "sync from" not in _line(lines, ours), r.out
+
+
+def test_the_pages_learnings_label_those_another_machine_wrote(tmp_path):
+    project, theirs, ours = _seed_learnings(tmp_path)
+    cfg = config.load()
+    projects = reading.projects(project, cfg, os.environ)
+    v = sections.View(projects[0], projects, cfg, os.environ, NOW, "token", project, "/base")
+    body = sections.learnings_section(v)
+    assert '<span class="meta">sync from laptop-2 (ana)</span>' in _row(body, theirs), body
+    assert "sync from" not in _row(body, ours), body

@@ -363,8 +363,12 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
             tag = "; ".join(t for t in (tag, EDITED) if t)
         # why: held for a secret, or ended holding one: redacted (ADR 0062)
         title = held_shown.text(learning.get("title"), states.redact_by(now, lambda: text))  # noqa: B023
+        # why: another machine's learning says so, as its decisions and failures do and search labels it
+        came = search_core.came_from({"prov": provenance.describe(learning, "learning", session_key="origin_session",
+                                                                  project_field="origin")})
         echo(f"  {learning['id']}  {learning['day']}  {one_line(title, FULL)}  "
-             f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else ""))
+             f"({os.path.relpath(learning['path'], os.path.dirname(ldir))})" + (f"  [{tag}]" if tag else "")
+             + (f"  [{one_line(came, 80)}]" if came else ""))
         if learning["also_in"]:
             also = [os.path.relpath(p, os.path.dirname(ldir)) for p in learning["also_in"]]
             echo(f"      {search_core.second(also)} (merge them into one, or delete all but one)")

@@ -161,6 +161,10 @@ def _learning_list(v: View, items: list[dict], what: str, mine: bool) -> str:
     def row(item: dict) -> tuple[str, str, str]:
         head = (f'<span class="meta">{esc(item["day"])}</span> '
                 f'{text(item.get("title"))}{entry_names.origin(v.project, item, mine)}')
+        came = search.came_from({"prov": provenance.describe(item, "learning", session_key="origin_session",
+                                                             project_field="origin")})
+        if came:  # another machine's learning (sync), labelled as its decisions are
+            head += f' <span class="meta">{esc(one_line(came, 80, safe=False))}</span>'
         excerpt = str(item.get("learning") or "")[:400]
         body = f'<p class="detail" dir="auto">{esc(excerpt)}</p>' if excerpt else ""
         if item.get("also_in"):  # one learning in two files: merge them, or delete all but one
