@@ -247,7 +247,7 @@ def fold(records: list[dict]) -> dict[str, Item]:
             if rec["op"] == OPEN:
                 if first_open is None:
                     first_open = (key, rec)
-            else:
+            elif first_open is not None:  # why: a second close (the item closed on two machines) ends no span
                 last_span, first_open = first_open, None
         win_key, win = keyed[-1]
         opening = first_open if win["op"] == OPEN else last_span
