@@ -43,3 +43,17 @@ def test_a_reason_that_says_more_is_still_shown(server, seeded):
     ])
     lines = _history(server, text)
     assert any(ln.endswith("close by session sess-e: the workflow was dropped") for ln in lines), lines
+
+
+def test_an_item_a_codex_session_opened_says_codex_as_lh_memory_show_does(server, seeded):
+    """``lh memory show`` and the session's digest read ``from Codex session 01a24b37``; the page said
+    ``opened ... by session 01a24b37-...``, as if Claude Code's session had opened it."""
+    text = "migrate the remaining cache readers"
+    opened = dict(handoff.record("open", text, "01a24b37-17e9-7903-8232-2f81a02f7f6d", "t5", NOW - DAY), agent="codex")
+    handoff.append(seeded.mdir, [opened])
+    lines = _history(server, text)
+    assert len(lines) == 1 and lines[0].endswith("open by Codex session 01a24b37-17e9-7903-8232-2f81a02f7f6d"), lines
+    status, _, body = request(server, "GET", page(server, "/"), cookie(server))
+    section = body.split('<section id="handoff">', 1)[1].split("</section>", 1)[0]
+    heads = re.findall(r'<span class="meta">(opened [^<]*)</span>', html.unescape(section))
+    assert any(h.endswith("by Codex session 01a24b37-17e9-7903-8232-2f81a02f7f6d") for h in heads), heads

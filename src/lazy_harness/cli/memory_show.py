@@ -243,7 +243,7 @@ def _show_handoff(mdir: str, ldir: str, cfg: Config, now: float, history: bool, 
             echo(f"  - [{item['id']}] {one_line(ended.text(item['text']), FULL)} (closed "
                  f"{_minute(item['closed'], '')} {handoff.by_whom(item['closed_by'])}"
                  f"{handoff.why_closed(item.get('reason'))}; opened {_minute(item['opened'], '?')} "
-                 f"{provenance.item_described(item, handoff.by_whom(item['opened_by']))})")
+                 f"{provenance.item_described(item, handoff.by_whom(item['opened_by'], item.get('opened_agent')))})")
         _more("handoff", len(closed), len(shown))
     ended.save()
 

@@ -20,6 +20,7 @@ import time
 
 from lazy_harness import jsonload
 from lazy_harness.memory import files, ids, lines
+from lazy_harness.memory.provenance import agent_word
 from lazy_harness.memory.sanitize import normalise, one_line
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -102,10 +103,12 @@ def reworded_as(state: dict[str, Item], hid: str) -> Item | None:
     return item if item is not None and item.is_open else None
 
 
-def by_whom(session: object) -> str:
-    """``by session abc``, or what a non-session change was: ``by hand (lh memory close)``..."""
+def by_whom(session: object, agent: object = None) -> str:
+    """``by session abc`` (``by Codex session abc`` with ``agent`` "codex", a record's or an item's
+    ``opened_agent``, as the digest names it), or what a non-session change was: ``by hand (lh memory
+    close)``..."""
     who = one_line(session or "")[:60]
-    return _WHO.get(who) or f"by session {who or '?'}"
+    return _WHO.get(who) or f"by {agent_word({'agent': agent})}session {who or '?'}"
 
 
 def why_closed(reason: object) -> str:

@@ -72,15 +72,16 @@ def handoff_section(v: View) -> str:
     rows = []
     for item in items:
         history = "".join(
-            f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> {esc(by_whom(r.get("session_id")))}'
-            f'{esc(why_closed(r.get("reason")))}</li>' for r in item["history"])
+            f'<li>{esc(when_of(r.get("ts")))} <b>{esc(r.get("op"))}</b> '
+            f'{esc(by_whom(r.get("session_id"), r.get("agent")))}{esc(why_closed(r.get("reason")))}</li>'
+            for r in item["history"])
         body = (f'<details class="history"><summary>history ({len(item["history"])})</summary>'
                 f'<ul>{history}</ul></details>' if history else "")
         actions = (v.act("close", "Close", "Close this item?", reason="closed in lh ui", item=item["id"])
                    + v.act("forget", "Forget", "Forget this item?", id=item["id"]))
+        opener = provenance.item_described(item, by_whom(item["opened_by"], item.get("opened_agent")))
         head = (f'{text(item["text"])} <span class="meta">opened '
-                f'{esc(when_of(item["opened"]))} {esc(provenance.item_described(item, by_whom(item["opened_by"])))}'
-                '</span>')
+                f'{esc(when_of(item["opened"]))} {esc(opener)}</span>')
         if item["left_out"]:  # held: listed, as lh memory show lists it, with its tag
             head += f' <span class="badge">{esc(item["left_out"])}</span>'
         rows.append(_entry(item["id"], head, body, f'<div class="actions">{actions}</div>'))
