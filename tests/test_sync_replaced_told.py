@@ -69,3 +69,25 @@ def test_the_run_as_history_lists_it_on_the_machine_whose_edit_was_replaced(tmp_
         [note] = run["changes"]
         assert str(a.data) not in note and str(b.data) not in note, note
         assert note == f"{eid} in decisions.jsonl: edited on two machines; undo puts the version not kept in place"
+
+
+def test_sync_status_says_a_conflict_whose_run_was_undone_is_undone(tmp_path):
+    """lh sync --status kept listing the conflict with ``lh memory undo RUN ... puts it back`` after
+    that undo was made (here or on the other machine, whose undo syncs): the command it offered then
+    only said "already undone"."""
+    a, b, eid = _two(tmp_path)
+    _edit(a, eid, rationale="edited on a: faster to open")
+    _edit(b, eid, rationale="edited on b: one file to back up")
+    b.sync()
+    a.sync()
+    b.sync()
+    [run] = [r for r in journal.runs(str(b.mdir)) if r["kind"] == "sync-conflict"]
+    [before] = sync.status(b.cfg, b.env)["conflicts"]
+    assert "undone" not in before
+    journal.undo(str(b.mdir), (str(b.mdir),), run["run"])
+    b.sync()
+    a.sync()
+    for machine in (a, b):
+        [said] = sync.status(machine.cfg, machine.env)["conflicts"]
+        assert f"lh memory undo {run['run']}" in said and said.endswith(
+            f" [undone {journal.runs(str(machine.mdir))[0]['undone']}: lh memory history]"), said

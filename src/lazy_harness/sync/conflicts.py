@@ -29,11 +29,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 
 from lazy_harness import jsonload, logfile, paths
 from lazy_harness.atomic import atomic_write, read_bytes
 from lazy_harness.memory import frontmatter, journal
 from lazy_harness.memory.provenance import learning_place
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -245,3 +247,31 @@ def _any_folder(root: str) -> str:
     if not folders:
         raise ValueError("no project memory folder to journal it in")
     return os.path.join(root, folders[0])
+
+
+_UNDO_RUN = re.compile(r"lh memory undo ([0-9]{8}-[0-9]+-[0-9a-f]+) ")
+
+
+def marked_undone(said: list[str], memory_dirs: list[str]) -> list[str]:
+    """The ``conflict:`` lines ``lh sync --status`` lists, each whose run was undone since (here, or on
+    the other machine: the run is synced) ending ``[undone <when>: lh memory history]``: the undo it
+    offers would only say "already undone"."""
+    out = []
+    for line in said:
+        found = _UNDO_RUN.search(line)
+        when = _undone_at(found.group(1), memory_dirs) if found else None
+        out.append(f"{line} [undone {when}: lh memory history]" if when else line)
+    return out
+
+
+def _undone_at(run: str, memory_dirs: list[str]) -> str | None:
+    """When the journalled run ``run`` was undone, looked for in each memory folder; None if not."""
+    for mdir in memory_dirs:
+        try:  # why read_regular: a FIFO in a journal's place would hold lh sync --status in open()
+            data = json.loads(read_regular(os.path.join(journal.folder(mdir), run + ".json")))
+        except (OSError, ValueError):
+            continue
+        undone = data.get("undone") if isinstance(data, dict) else None
+        return undone if isinstance(undone, str) and undone else None
+    return None
+

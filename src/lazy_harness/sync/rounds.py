@@ -318,7 +318,9 @@ def status(cfg: Config, env: Mapping[str, str] | None = None) -> dict:
     out = {"remote": configured_remote(cfg) or None, "last_sync": state.get("last_sync"),
            "last_error": state.get("last_error"), "last_hint": state.get("last_hint"), "ahead": None,
            "behind": None, "data": data,
-           "conflicts": state.get("conflicts") or [], "not_synced": state.get("not_synced")}
+           "conflicts": conflicts.marked_undone(state.get("conflicts") or [],
+                                                paths.all_memory_dirs(env, cfg["memory"]["path"] or None)),
+           "not_synced": state.get("not_synced")}
     # why before the look below: a .git that is a file is no folder, and would pass unsaid; a remote
     # on this machine that others could write is said here too, though no git reaches it below
     refused = refusal(data, configured_remote(cfg), env)
