@@ -127,33 +127,45 @@ def prefix(command: str) -> str:
 
 
 def ours(command: object) -> bool:
-    """Whether ``command`` runs our hook: our launcher (either), ``-m lazy_harness.hooks``, or the
-    program ``lh-hook``, wherever it is installed."""
+    """Whether ``command`` runs our hook and nothing more: the program ``lh-hook`` wherever it is
+    installed, or a program given our launcher (either) after ``-c`` or ``-m lazy_harness.hooks``, as its
+    own words (not inside another program's argument: ``bash -c '... -m lazy_harness.hooks Stop'``)."""
     if not isinstance(command, str):
         return False
-    if RUN in command or RUN_BEFORE in command:
-        return True
-    words = command.split()
-    if any(w == "-m" and nxt == MODULE for w, nxt in zip(words, words[1:], strict=False)):
-        return True
     word, start, end = program_at(command)
-    if word is None and start >= 0:  # why: ``$HOME/.local/bin/lh-hook`` is ours wherever $HOME is
+    if start < 0:
+        return False
+    if word is None:  # why: ``$HOME/.local/bin/lh-hook`` is ours wherever $HOME is
         word = command[start:end].replace('"', "").replace("'", "")
-    return word is not None and word.rsplit("/", 1)[-1] == SCRIPT and _alone(command, end)
+    args = _arguments(command, end)
+    if args is None:
+        return False
+    if word.rsplit("/", 1)[-1] == SCRIPT:
+        return True
+    return any((flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))
+               for flag, arg in zip(args, args[1:], strict=False))
 
 
-def _alone(command: str, i: int) -> bool:
-    """Whether what follows the program's word at ``i`` is only its own words, then nothing or our
-    ``|| exit 0``. why: anything else sh runs with it (a command after ``;``, ``&&``, ``|``, ``&`` or a
-    line break, a redirection) is the person's, which a rewrite by install or a removal by uninstall
-    would drop with ours (ADR 0070, amended)."""
+def _launcher(code: str | None) -> bool:
+    """Whether ``code``, the word after a program's ``-c``, is our launcher as a version of lh wrote it."""
+    return (code is not None and code.lstrip().startswith(("import sys", "from lazy_harness.hooks"))
+            and (RUN in code or RUN_BEFORE in code))
+
+
+def _arguments(command: str, i: int) -> list[str | None] | None:
+    """The words that follow the program's word at ``i`` (None for one only a shell could read), when
+    after them comes nothing or our ``|| exit 0``; else None. why: anything else sh runs with it (a
+    command after ``;``, ``&&``, ``|``, ``&`` or a line break, a redirection) is the person's, which a
+    rewrite by install or a removal by uninstall would drop with ours (ADR 0070, amended)."""
+    words: list[str | None] = []
     while i < len(command):
         if command[i] in " \t":
             i += 1
         elif command[i] in _BREAK:
-            return command[i:].split() in ([], GUARD_WORDS)
+            return words if command[i:].split() in ([], GUARD_WORDS) else None
         else:
-            i = sh_word(command, i)[1]
+            word, i = sh_word(command, i)
             if i < 0:
-                return False
-    return True
+                return None
+            words.append(word)
+    return words

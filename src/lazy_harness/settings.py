@@ -201,12 +201,19 @@ def find_ours(data: dict) -> list[Ours]:
 
 
 def named_not_ours(data: dict) -> list[tuple[str, str]]:
-    """(event, command) of the person's commands that name ``lh-hook`` without being ours (ADR 0070:
-    ``lh-hook Stop; backup.sh``, ``timeout 5 lh-hook Stop``): kept, and said, since one that runs it
-    runs the event a second time beside ours."""
+    """(event, command) of the person's commands that name ``lh-hook``, our launcher or ``-m
+    lazy_harness.hooks`` without being ours (ADR 0070: ``lh-hook Stop; backup.sh``, ``timeout 5 lh-hook
+    Stop``): kept, and said, since one that runs it runs the event a second time beside ours."""
     return [(event, entry["command"]) for event, _, _, group in _groups(data) for entry in group["hooks"]
             if isinstance(entry, dict) and isinstance(entry.get("command"), str) and not is_ours(entry)
-            and SCRIPT in re.split(r"[\s;&|<>()'\"/]+", entry["command"])]
+            and _names_our_hook(entry["command"])]
+
+
+def _names_our_hook(command: str) -> bool:
+    """Whether ``command`` holds the name of our program, our launcher or our module, wherever."""
+    words = re.split(r"[\s;&|<>()'\"]+", command)
+    return (SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command) or RUN in command or RUN_BEFORE in command
+            or any(w == "-m" and nxt == MODULE for w, nxt in zip(words, words[1:], strict=False)))
 
 
 def null_matchers(data: dict) -> list[str]:
@@ -329,9 +336,7 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
         raise SettingsError(f"{path}: {exc.message}; left untouched", "fix it by hand") from None
     warnings = [f"{path}: {where}: \"matcher\" is null: Claude Code ignores this whole file, so none of its hooks "
                 "run, ours neither (left as is; use \"\" to match everything)" for where in null_matchers(new)]
-    warnings += [f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {SCRIPT}; kept as "
-                 f"yours, beside ours: if it runs {SCRIPT}, the event runs twice (leave {SCRIPT} out of it)"
-                 for event, command in named_not_ours(new) if event in events]
+    warnings += [_named_warning(path, event, command) for event, command in named_not_ours(new) if event in events]
     change = Change(path, "unchanged", list(events), None, warnings)
     if data is not None and new == data:
         return change
@@ -341,6 +346,14 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
     change.backup = write_kept(path, spliced(raw, new, is_ours), raw, data or {}, backup, now, _without_ours)
     change.action = "created" if raw is None else "updated"
     return change
+
+
+def _named_warning(path: str, event: str, command: str) -> str:
+    """What install says of the person's ``command`` for ``event`` that names our hook (``named_not_ours``)."""
+    named = SCRIPT if SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command) else "lazy-harness's hook"
+    return (f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {named}; kept as yours, "
+            f"beside ours: if it runs {'it' if named != SCRIPT else SCRIPT}, the event runs twice (leave {named} out "
+            "of it)")
 
 
 def _held(was: dict) -> dict | None:
