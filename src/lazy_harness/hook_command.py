@@ -16,6 +16,7 @@ RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the ho
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 _BREAK = " \t\n;&|<>()"  # what ends a word in sh
 GUARD_WORDS = ["||", "exit", "0"]  # settings.GUARD: what sh runs when our program cannot start
+_HOME_UNSAFE = _BREAK + "'\"\\$`"  # why: a home holding one of these would be read again as sh syntax
 _ENV_WITH_VALUE = ("--unset", "--chdir")  # env's long options that take the next word
 _ENV_SHORT_WITH_VALUE = "uCP"  # and its short ones (-P altpath: the BSD and macOS env)
 
@@ -116,6 +117,32 @@ def _env_option(word: str) -> str:
 def program(command: str) -> str | None:
     """The program sh starts for ``command`` (see :func:`program_at`), or None."""
     return program_at(command)[0]
+
+
+def program_file(command: str, home: str) -> str | None:
+    """The program sh starts for ``command`` with ``$HOME``, ``${HOME}`` or a leading unquoted ``~/`` read
+    as ``home``, as sh reads them (``$HOME/.local/bin/lh-hook``); None when another expansion is in it,
+    or it holds a single quote (where ``$HOME`` stays as written)."""
+    _, start, end = program_at(command)
+    if start < 0:
+        return None
+    raw = command[start:end]
+    if raw.startswith("~/"):
+        raw = "$HOME" + raw[1:]
+    if "$" in raw and ("'" in raw or any(c in _HOME_UNSAFE for c in home)):
+        return None
+    return sh_word(_home_read(raw.replace("${HOME}", "$HOME"), home), 0)[0]
+
+
+def _home_read(text: str, home: str) -> str:
+    """``text`` with each ``$HOME`` (not the start of a longer name, ``$HOMEDIR``) made ``home``."""
+    out, i = [], 0
+    while (at := text.find("$HOME", i)) >= 0:
+        after = at + len("$HOME")
+        longer = after < len(text) and (text[after].isalnum() or text[after] == "_")
+        out.append(text[i:after] if longer else text[i:at] + home)
+        i = after
+    return "".join(out) + text[i:]
 
 
 def prefix(command: str) -> str:

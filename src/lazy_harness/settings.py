@@ -171,6 +171,12 @@ def program(command: str) -> str | None:
     return hook_command.program(command)
 
 
+def program_file(command: str, env: Mapping[str, str] | None = None) -> str | None:
+    """The program sh starts for ``command``, ``$HOME`` and a leading ``~/`` read as the home of ``env``
+    (``$HOME/.local/bin/lh-hook``); None when only a shell could say."""
+    return hook_command.program_file(command, paths.home(env))
+
+
 def _groups(data: dict) -> Iterator[tuple[str, list, int, dict]]:
     """Yield (event, group list, index, group) for every well-formed group; malformed ones are skipped."""
     hooks = data.get("hooks")

@@ -201,7 +201,7 @@ def test_an_lh_hook_whose_interpreter_is_gone_is_not_runnable(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     settings.install(str(tmp_path / ".claude" / "settings.json"), portable=True)
     status, line = checks(invoke("doctor").out)["hooks"]
-    assert status == "fail" and "lh-hook not found" in line
+    assert status == "fail" and "command lh-hook: " in line and "names the interpreter /gone/pipx/venvs" in line
 
 
 def test_disable_all_hooks_in_a_settings_file_fails(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ import os
 import shlex
 import shutil
 
-from lazy_harness import __version__, settings
+from lazy_harness import __version__, hook_command, settings
 from lazy_harness.cli.doctor_report import Report
 from lazy_harness.cli.hooks_found import managed_policy, managed_policy_says, not_here_notes, settings_files
 
@@ -129,7 +129,7 @@ def _check_twice(r: Report, plugin_id: str, holding: list) -> None:
     a file Claude Code runs hooks from (no null matcher, no ``disableAllHooks``) with a command that can
     start (hooks/entry.py: ``settings_register``); for the others they do the work themselves."""
     live = [f for f in holding if not f.disables_all and not f.null_matchers and any(
-        (program := settings.program(o.command)) and _runnable(program) and not _package_gone(_split(o.command))
+        settings.program_file(o.command) and not _start_problem(o.command) and not _package_gone(_split(o.command))
         for o in f.ours)]
     if live:
         where = ", ".join(f"{f.label} ({f.path})" for f in live)
@@ -191,7 +191,7 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
     for f in holding:
         events = [o.event for o in f.ours]
         missing = [e for e in settings.EVENTS if e not in events]
-        gone = sorted({program for o in f.ours if (program := settings.program(o.command)) and not _runnable(program)})
+        gone = sorted({why for o in f.ours if (why := _start_problem(o.command))})
         moved = sorted({parent for o in f.ours if (parent := _package_gone(_split(o.command)))})
         detail = f"{f.path}: {', '.join(events)}"
         if f.disables_all:
@@ -207,9 +207,9 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
                    "lh hooks install" + (" --project" if f.label == "project" else ""))
         elif gone:
             hint = "lh hooks install" + (" --project" if f.label == "project" else "")
-            if any(os.sep not in g for g in gone):
-                hint = f"put {', '.join(gone)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
-            r.line("fail", "hooks", f"{detail}: command {', '.join(gone)} not found", hint)
+            if bare := sorted({p for o in f.ours if (p := settings.program_file(o.command)) and os.sep not in p}):
+                hint = f"put {', '.join(bare)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
+            r.line("fail", "hooks", f"{detail}: command {'; command '.join(gone)}", hint)
         elif late := [o.event for o in f.ours if o.background and o.event in READ_BACK]:
             r.line("warn", "hooks", f"{f.path}: {', '.join(late)} runs with \"async\": true, so what it reads back "
                    "reaches no turn (the model never sees the memory)",
@@ -289,21 +289,42 @@ def check_bundle(r: Report, plugin_id: str | None) -> None:
 
 
 def _runnable(program: str) -> bool:
-    """An executable program (absolute, or a bare name such as lh-hook found on PATH here) whose
-    interpreter (its ``#!`` line) exists too: a deleted or upgraded virtualenv leaves its scripts. The
-    rule the plugin's hook run applies (hooks/entry.py ``_gone``), which the CLI may not import."""
+    """Whether ``program`` can start (:func:`_cannot_start`)."""
+    return _cannot_start(program) is None
+
+
+def _cannot_start(program: str) -> str | None:
+    """Why ``program`` (absolute, or a bare name such as lh-hook found on PATH here) cannot start: it is
+    not there, not executable, or its interpreter (its ``#!`` line) is gone, which a deleted or upgraded
+    virtualenv leaves its scripts with; None when it can. The rule the plugin's hook run applies
+    (hooks/entry.py ``_gone``), which the CLI may not import."""
     found = shutil.which(program) if os.sep not in program else program
-    if found is None or not os.access(found, os.X_OK):
-        return False
+    if found is None or not os.path.exists(found):
+        return f"{program} not found"
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        return f"{found} is not executable"
     try:
         with open(found, "rb") as fh:
             first = fh.readline(4096)
-    except OSError:
-        return False
-    if not first.startswith(b"#!"):
-        return True
-    interpreter = first[2:].decode("utf-8", "replace").split()
-    return not interpreter or not os.path.isabs(interpreter[0]) or os.access(interpreter[0], os.X_OK)
+    except OSError as exc:
+        return f"{found} cannot be read: {exc.strerror or exc}"
+    interpreter = first[2:].decode("utf-8", "replace").split() if first.startswith(b"#!") else []
+    if interpreter and os.path.isabs(interpreter[0]) and not os.access(interpreter[0], os.X_OK):
+        return f"{found} names the interpreter {interpreter[0]}, which is gone"
+    return None
+
+
+def _start_problem(command: str) -> str | None:
+    """Why the program of our ``command`` cannot start, naming it as written when the shell reads it
+    into another path (``$HOME/.local/bin/lh-hook: /home/u/.local/bin/lh-hook not found``); None when it
+    can, or only a shell could say what it is."""
+    program = settings.program_file(command)
+    why = _cannot_start(program) if program else None
+    if why is None:
+        return None
+    _, start, end = hook_command.program_at(command)
+    written = command[start:end]
+    return why if why.startswith(written + " ") else f"{written}: {why}"
 
 
 def _package_gone(argv: list[str]) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness import hook_command, jsonload
+from lazy_harness import hook_command, jsonload, paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,13 +63,10 @@ def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
 
 def _needs(command: str, cwd: str, env: Mapping[str, str]) -> list[str | None]:
     """What must be there for our ``command`` to start: its program (absolute, or a bare name looked up
-    on PATH at each run; None: only a shell could say, or ``lh-hook`` itself) and the file the launcher
-    loads lazy_harness from (``-c 'import sys; sys.path.append("<folder>") ...'``; None for other forms)."""
-    word = hook_command.program(command)
-    if word is not None and word.startswith("~/"):
-        from lazy_harness import paths
-
-        word = paths.home(env) + word[1:]
+    on PATH at each run; ``$HOME`` and a leading ``~/`` read as sh reads them; None: only a shell could
+    say, or ``lh-hook`` itself) and the file the launcher loads lazy_harness from (``-c 'import sys;
+    sys.path.append("<folder>") ...'``; None for other forms)."""
+    word = hook_command.program_file(command, paths.home(env))
     if word is None or word.startswith("~") or word == _SCRIPT:
         # why lh-hook: the plugin's own run is the lh-hook found on the same PATH, so it starts
         return [None, None]
