@@ -291,8 +291,8 @@ def learning_digest(text: bytes) -> str:
 # once a second: a hook describes hundreds of entries in a few milliseconds, while a long-lived reader
 # (the page, the resident answerer) still sees a round's record within a second. The stamp, the
 # record's keys, what its ``<key>@<digest>`` keys (one version of an entry) name, when it was looked at
-# and for which Claude folder (the variables that place it)
-_ARRIVED: list = [None, frozenset(), frozenset(), float("-inf"), None]
+# and where: the variables that place the record (``_where``), and its path as lh resolves it
+_ARRIVED: list = [None, frozenset(), frozenset(), float("-inf"), None, None]
 LOOK_AGAIN = 1.0  # seconds
 
 
@@ -303,10 +303,15 @@ def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
 
     from lazy_harness import paths
 
-    now, where = time.monotonic(), (os.environ.get("CLAUDE_CONFIG_DIR"), os.environ.get("HOME"))
+    now, where = time.monotonic(), _where()
     if now - _ARRIVED[3] < LOOK_AGAIN and where == _ARRIVED[4]:
         return _ARRIVED[1], _ARRIVED[2]
+    # why the path as lh resolves it (``paths.synced_in_file``), not the variables' text: a relative
+    # CLAUDE_CONFIG_DIR names another folder once the process works in another one, its text unchanged
     path = paths.synced_in_file()
+    if now - _ARRIVED[3] < LOOK_AGAIN and path == _ARRIVED[5]:
+        _ARRIVED[4] = where  # why: another spelling of the same folder (``cfg``, ``./cfg/``) looks at nothing
+        return _ARRIVED[1], _ARRIVED[2]
     try:
         st = os.stat(path)
         stamp = (path, st.st_ino, st.st_size, st.st_mtime_ns)
@@ -316,8 +321,16 @@ def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
             _ARRIVED[:3] = [stamp, keys, frozenset(k.rpartition("@")[0] for k in keys if "@" in k)]
     except OSError:
         _ARRIVED[:3] = [None, frozenset(), frozenset()]
-    _ARRIVED[3:] = [now, where]
+    _ARRIVED[3:] = [now, where, path]
     return _ARRIVED[1], _ARRIVED[2]
+
+
+def _where() -> tuple[str | None, ...]:
+    """What places the record, cheap to read on every entry: the variables, and the working folder when
+    ``CLAUDE_CONFIG_DIR`` is relative (paths.claude_dir reads it against that folder)."""
+    config_dir = os.environ.get("CLAUDE_CONFIG_DIR")
+    here = os.getcwd() if config_dir and not config_dir.startswith("/") else None
+    return config_dir, os.environ.get("HOME"), here
 
 
 def look_again() -> None:
