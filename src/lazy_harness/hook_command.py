@@ -184,15 +184,44 @@ def _arguments(command: str, i: int) -> list[str | None] | None:
     after them comes nothing or our ``|| exit 0``; else None. why: anything else sh runs with it (a
     command after ``;``, ``&&``, ``|``, ``&`` or a line break, a redirection) is the person's, which a
     rewrite by install or a removal by uninstall would drop with ours (ADR 0070, amended)."""
+    words, end = _words_from(command, i)
+    return words if end >= 0 and command[end:].split() in ([], GUARD_WORDS) else None
+
+
+def _words_from(command: str, i: int) -> tuple[list[str | None], int]:
+    """The words of sh's simple command from ``i`` on, and where that command ends (the length of
+    ``command`` at its end; -1 when only a shell could say)."""
     words: list[str | None] = []
     while i < len(command):
         if command[i] in " \t":
             i += 1
         elif command[i] in _BREAK:
-            return words if command[i:].split() in ([], GUARD_WORDS) else None
+            return words, i
         else:
             word, i = sh_word(command, i)
             if i < 0:
-                return None
+                return words, -1
             words.append(word)
-    return words
+    return words, i
+
+
+def guarded(command: str) -> bool:
+    """Whether ``command`` ends with our ``|| exit 0`` after its program's words, however spaced
+    (``lh-hook Stop  ||  exit 0``, a line break after it): what sh runs when the program cannot start."""
+    _, start, end = program_at(command)
+    at = _words_from(command, end)[1] if start >= 0 else -1
+    return at >= 0 and command[at:].split() == GUARD_WORDS
+
+
+def event_of(command: str) -> str | None:
+    """The event our ``command`` runs the hook of: the word after our launcher or ``-m
+    lazy_harness.hooks``, else the program's first word (``lh-hook Stop``); None when none, or only a
+    shell could read it (``lh-hook $EVENT``). why: the hook runs the event its command names, whichever
+    event of the settings file holds the entry."""
+    _, start, end = program_at(command)
+    args = _arguments(command, end) if start >= 0 else None
+    if not args:
+        return None
+    at = next((k + 2 for k, (flag, arg) in enumerate(zip(args, args[1:], strict=False))
+               if (flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))), 0)
+    return args[at] if at < len(args) else None

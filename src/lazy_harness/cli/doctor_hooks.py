@@ -4,6 +4,7 @@ start, one file only), and the hooks' bundle."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -14,6 +15,7 @@ from lazy_harness.cli.hooks_found import managed_policy, managed_policy_says, no
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lazy_harness.cli.hooks_found import SettingsFile
     from lazy_harness.plugin import Install, Runs
 
 
@@ -210,36 +212,63 @@ def _check_settings_hooks(r: Report, holding: list, plugin_works: bool = False) 
             if bare := sorted({p for o in f.ours if (p := settings.program_file(o.command)) and os.sep not in p}):
                 hint = f"put {', '.join(bare)} on PATH: pipx install . or uv tool install . (docs/how/hooks.md)"
             r.line("fail", "hooks", f"{detail}: command {'; command '.join(gone)}", hint)
-        elif late := [o.event for o in f.ours if o.background and o.event in READ_BACK]:
-            r.line("warn", "hooks", f"{f.path}: {', '.join(late)} runs with \"async\": true, so what it reads back "
-                   "reaches no turn (the model never sees the memory)",
-                   f"remove \"async\" from lazy-harness's {', '.join(late)} entry in {f.path}")
-        elif twice := _run_twice(f.ours):
-            r.line("warn", "hooks", f"{f.path}: {twice}", "lh hooks install" + (" --project" if f.label == "project"
-                                                                               else "") + " (keeps one per event)")
-        elif missing:
-            r.line("warn", "hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install")
-        elif narrow := [o for o in f.ours if o.narrow is not None]:
-            where = "; ".join(f"{o.event} sits in a group with \"matcher\": {o.narrow}" for o in narrow)
-            r.line("warn", "hooks", f"{detail}: {where}, so it runs only when that matches (a SessionStart not "
-                   "at every resume, /clear and compaction; a SessionEnd not at every end)",
-                   "lh hooks install" + (" --project" if f.label == "project" else "")
-                   + " (moves it into a group that matches everything)")
-        elif other := settings.other_install([o.command for o in f.ours]):
-            r.line("warn", "hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
-                   "install than this lh's: that version runs the hooks, this one the commands and the worker",
-                   "lh hooks install" + (" --project" if f.label == "project" else "") + " (with this lh)")
-        elif any(_older_form(o.command) for o in f.ours):
-            r.line("warn", "hooks", f"{detail}: written by an older version, whose Python reads the person's "
-                   "PYTHONHOME and PYTHONPATH (another Python's PYTHONHOME stops every hook)",
-                   "lh hooks install" + (" --project" if f.label == "project" else ""))
-        elif any(not o.command.endswith(settings.GUARD) for o in f.ours):
-            r.line("warn", "hooks", f"{detail}: written by an older version: once what it runs is gone (an "
-                   "interpreter removed with its virtualenv, lh-hook not on PATH), Claude Code shows a hook "
-                   "error after every turn", "lh hooks install" + (" --project" if f.label == "project" else ""))
+        elif said := _settings_warning(f, detail, missing):
+            r.line("warn", "hooks", *said)
         else:
             r.line("ok", "hooks", detail)
     _check_many(r, holding)
+
+
+def _settings_warning(f: SettingsFile, detail: str, missing: list[str]) -> tuple[str, str] | None:
+    """What is wrong with a settings file ``f`` whose commands of ours can start, as (line, hint), the
+    first of: an event running another's hook, ``async`` on one that reads back, an event run twice, a
+    missing event, a narrow matcher, another install's commands, an older form; None when nothing."""
+    reinstall = "lh hooks install" + (" --project" if f.label == "project" else "")
+    if crossed := _crossed(f.ours):
+        return f"{f.path}: {crossed}", reinstall + " (writes each event's own command)"
+    if late := [o.event for o in f.ours if o.background and o.event in READ_BACK]:
+        return (f"{f.path}: {', '.join(late)} runs with \"async\": true, so what it reads back reaches no turn (the "
+                "model never sees the memory)",
+                f"remove \"async\" from lazy-harness's {', '.join(late)} entry in {f.path}")
+    if twice := _run_twice(f.ours):
+        return f"{f.path}: {twice}", reinstall + " (keeps one per event)"
+    if missing:
+        return f"{detail} (missing {', '.join(missing)})", "lh hooks install"
+    if narrow := [o for o in f.ours if o.narrow is not None]:
+        where = "; ".join(f"{o.event} sits in a group with \"matcher\": {o.narrow}" for o in narrow)
+        return (f"{detail}: {where}, so it runs only when that matches (a SessionStart not at every resume, /clear "
+                "and compaction; a SessionEnd not at every end)", reinstall + " (moves it into a group that matches "
+                "everything)")
+    if other := settings.other_install([o.command for o in f.ours]):
+        return (f"{detail}: the commands load lazy_harness from {', '.join(other)}, another install than this lh's: "
+                "that version runs the hooks, this one the commands and the worker", reinstall + " (with this lh)")
+    if any(_older_form(o.command) for o in f.ours):
+        return (f"{detail}: written by an older version, whose Python reads the person's PYTHONHOME and PYTHONPATH "
+                "(another Python's PYTHONHOME stops every hook)", reinstall)
+    if any(not hook_command.guarded(o.command) for o in f.ours):
+        return (f"{detail}: written by an older version: once what it runs is gone (an interpreter removed with its "
+                "virtualenv, lh-hook not on PATH), Claude Code shows a hook error after every turn", reinstall)
+    return None
+
+
+# what an event of ours does not do when its entry runs another event's hook
+UNDONE = {"SessionStart": "reads nothing back", "UserPromptSubmit": "recalls nothing for the prompt",
+          "Stop": "queues nothing", "SessionEnd": "queues nothing"}
+
+
+def _crossed(ours: list) -> str:
+    """The entries whose command runs the hook of another event than the one holding them (a command
+    copied from another event, its event word left), said; "" when none. why: the hook runs the event
+    its command names (``lh-hook Stop`` under SessionStart reads nothing back, and Stop runs twice)."""
+    events = {o.event for o in ours}
+    said = []
+    for o in ours:
+        named = hook_command.event_of(o.command)
+        if named is not None and named != o.event:
+            said.append(f"{o.event} runs {json.dumps(o.command, ensure_ascii=False)}, which runs the hook of {named}: "
+                        f"{o.event} {UNDONE.get(o.event, 'runs no hook of its own')}"
+                        + (f", and {named} runs twice" if named in events else ""))
+    return "; ".join(said)
 
 
 def _check_many(r: Report, holding: list) -> None:

@@ -11,7 +11,7 @@ import os
 import click
 
 from lazy_harness import (
-    codex_trust, codex_trust_listing, codex_trust_server, paths, settings, settings_read, settings_write)
+    codex_trust, codex_trust_listing, codex_trust_server, hook_command, paths, settings, settings_read, settings_write)
 from lazy_harness.cli.hooks_install import kept_timeouts
 from lazy_harness.errors import SettingsError
 
@@ -254,7 +254,7 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
         ("warn", "codex hooks", f"{detail}: written by an older version: once what it runs is gone (an "
          "interpreter removed with its virtualenv, lh-hook not on PATH), Codex reports a failed hook at every "
          "event", "lh hooks install --agent codex")
-        if any(not o.command.endswith(settings.GUARD) for o in found.ours)
+        if any(not hook_command.guarded(o.command) for o in found.ours)
         else ("ok", "codex hooks", detail, None)]
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
