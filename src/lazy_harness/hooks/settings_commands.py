@@ -29,8 +29,9 @@ def our_command(command: object) -> bool:
 def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
                  ) -> tuple[dict[str, list[list]], str | None]:
     """Our commands in the settings file ``path`` (its bytes ``raw``; None: no regular file there) by
-    event, each ``[path, program, package file]`` (``_needs``), and why Claude Code runs none of them
-    from it: a file it does not load (not JSON, a null matcher anywhere in it) or whose hooks are off
+    event, those that run another event's hook left out (``lh-hook Stop`` under SessionStart), each
+    ``[path, program, package file]`` (``_needs``), and why Claude Code runs none of them from it: a file
+    it does not load (not JSON, a null matcher anywhere in it) or whose hooks are off
     (``disableAllHooks``); None when it runs them."""
     if raw is None:
         return {}, None
@@ -50,7 +51,9 @@ def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
                 nulls.append(f"hooks.{event}[{i}]")
             entries = group.get("hooks") if isinstance(group, dict) else None
             for h in entries if isinstance(entries, list) else ():
-                if isinstance(h, dict) and our_command(h.get("command")):
+                # why the event it names: the hook runs that one, whichever event holds the entry
+                if isinstance(h, dict) and our_command(h.get("command")) and hook_command.event_of(
+                        h["command"]) in (None, event):
                     events.setdefault(event, []).append([path, *_needs(h["command"], cwd, env)])
     if not events:
         return {}, None
