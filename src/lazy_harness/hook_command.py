@@ -218,10 +218,33 @@ def event_of(command: str) -> str | None:
     lazy_harness.hooks``, else the program's first word (``lh-hook Stop``); None when none, or only a
     shell could read it (``lh-hook $EVENT``). why: the hook runs the event its command names, whichever
     event of the settings file holds the entry."""
+    args = _hook_arguments(command)
+    return args[0] if args else None
+
+
+def agent_of(command: str) -> str | None:
+    """The agent our ``command`` runs the hook for, as the hook reads its words after the event
+    (hooks/entry.py ``agent_of_argv``): ``codex`` for ``--agent codex``, else ``claude``; None when only
+    a shell could read them."""
+    args = _hook_arguments(command)
+    if args is None or None in args:
+        return None
+    rest = args[1:]
+    for i, arg in enumerate(rest):
+        if arg == "--agent" and i + 1 < len(rest):
+            return "codex" if rest[i + 1] == "codex" else "claude"
+        if arg == "--agent=codex":
+            return "codex"
+    return "claude"
+
+
+def _hook_arguments(command: str) -> list[str | None] | None:
+    """The words our ``command`` gives the hook, its event first: those after our launcher or the
+    module, else all of the program's; None when the command is not one program's words."""
     _, start, end = program_at(command)
     args = _arguments(command, end) if start >= 0 else None
-    if not args:
+    if args is None:
         return None
     at = next((k + 2 for k, (flag, arg) in enumerate(zip(args, args[1:], strict=False))
                if (flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))), 0)
-    return args[at] if at < len(args) else None
+    return args[at:]

@@ -55,3 +55,40 @@ def test_a_command_naming_another_event_is_said(isolated_home, tmp_path, monkeyp
     ("lh-hook $EVENT", None), ("lh-hook", None)])
 def test_the_event_a_command_of_ours_names(command, event):
     assert hook_command.event_of(command) == event
+
+
+def test_a_codex_command_copied_into_claude_codes_settings_is_said(isolated_home, tmp_path, monkeypatch):
+    """``--agent codex`` makes the hook take the session for a Codex CLI one (its payload marked so, its
+    transcript read as a Codex rollout): copied from Codex's hooks.json, Claude Code's sessions were
+    read as Codex's while doctor said ok."""
+    target = registered(isolated_home, tmp_path, monkeypatch,
+                        lambda e: f"lh-hook {e} {'--agent codex ' if e == 'Stop' else ''}|| exit 0")
+    status, line = checks(invoke("doctor").out)["hooks"]
+    assert status == "warn", line
+    assert (f"{target}: Stop runs \"lh-hook Stop --agent codex || exit 0\", which runs the hook of Codex CLI "
+            "(--agent codex): it takes Claude Code's sessions for Codex's") in line, line
+
+
+def test_a_claude_command_in_codexs_hooks_file_is_said(isolated_home, tmp_path, monkeypatch):
+    from lazy_harness import paths
+    from tests.support import fake_codex_app_server as fake_codex
+
+    fake_codex.install(tmp_path / "codex-bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'codex-bin'}:{__import__('os').environ['PATH']}")
+    assert invoke("hooks", "install", "--agent", "codex").code == 0
+    path = paths.codex_hooks_file()
+    data = json.loads(open(path).read())
+    entry = data["hooks"]["Stop"][0]["hooks"][0]
+    entry["command"] = entry["command"].replace(" --agent codex", "")
+    open(path, "w").write(json.dumps(data))
+    out = invoke("doctor").out
+    (line,) = [x for x in out.splitlines() if x.split(":")[0].split(None, 1)[1:] == ["codex hooks"]]
+    assert line.startswith("warn") and "Stop runs" in line and "without --agent codex" in line, out
+
+
+@pytest.mark.parametrize("command,agent", [
+    ("lh-hook Stop || exit 0", "claude"), ("lh-hook Stop --agent codex || exit 0", "codex"),
+    ("lh-hook Stop --agent=codex", "codex"), ("lh-hook Stop --agent claude", "claude"),
+    (settings.command_for("Stop", python="/usr/bin/python3", agent="codex"), "codex"), ("lh-hook $A", None)])
+def test_the_agent_a_command_of_ours_runs_the_hook_for(command, agent):
+    assert hook_command.agent_of(command) == agent

@@ -34,3 +34,14 @@ def test_the_plugins_run_does_not_leave_for_a_command_of_another_event(proj, tmp
     assert p.returncode == 0 and len(runs_of("SessionStart")) == 1, p
     found = settings_commands.look([(str(target), target.read_bytes())], str(proj), dict(os.environ), 0.0, None)
     assert found["runs"] == {}
+
+
+def test_a_codex_command_in_a_settings_file_is_no_run_of_claude_codes(proj):
+    """``--agent codex`` (copied from Codex's hooks.json) runs the hook as Codex's: the plugin does the
+    work of Claude Code's session itself."""
+    target = proj / ".claude" / "settings.json"
+    target.parent.mkdir()
+    entry = {"type": "command", "command": "/usr/bin/lh-hook Stop --agent codex || exit 0"}
+    target.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "", "hooks": [entry]}]}}))
+    found = settings_commands.look([(str(target), target.read_bytes())], str(proj), dict(os.environ), 0.0, None)
+    assert found["runs"] == {}

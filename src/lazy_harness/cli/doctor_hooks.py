@@ -258,16 +258,20 @@ UNDONE = {"SessionStart": "reads nothing back", "UserPromptSubmit": "recalls not
 
 def _crossed(ours: list) -> str:
     """The entries whose command runs the hook of another event than the one holding them (a command
-    copied from another event, its event word left), said; "" when none. why: the hook runs the event
-    its command names (``lh-hook Stop`` under SessionStart reads nothing back, and Stop runs twice)."""
+    copied from another event, its event word left), or Codex CLI's (one copied from its hooks.json),
+    said; "" when none. why: the hook runs the event and the agent its command names (``lh-hook Stop``
+    under SessionStart reads nothing back, and Stop runs twice)."""
     events = {o.event for o in ours}
     said = []
     for o in ours:
-        named = hook_command.event_of(o.command)
+        named, shown = hook_command.event_of(o.command), json.dumps(o.command, ensure_ascii=False)
         if named is not None and named != o.event:
-            said.append(f"{o.event} runs {json.dumps(o.command, ensure_ascii=False)}, which runs the hook of {named}: "
+            said.append(f"{o.event} runs {shown}, which runs the hook of {named}: "
                         f"{o.event} {UNDONE.get(o.event, 'runs no hook of its own')}"
                         + (f", and {named} runs twice" if named in events else ""))
+        elif hook_command.agent_of(o.command) == settings.CODEX:
+            said.append(f"{o.event} runs {shown}, which runs the hook of Codex CLI ({settings.AGENT_FLAG} "
+                        f"{settings.CODEX}): it takes Claude Code's sessions for Codex's")
     return "; ".join(said)
 
 

@@ -244,7 +244,11 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
     missing = [e for e in settings.CODEX_EVENTS if e not in events]
     detail = f"{found.path}: {', '.join(events)}"
     other = settings.other_install([o.command for o in found.ours])
+    claude = [o.event for o in found.ours if hook_command.agent_of(o.command) == "claude"]
     rows: list[tuple[str, str, str, str | None]] = [
+        ("warn", "codex hooks", f"{found.path}: {', '.join(claude)} runs without {settings.AGENT_FLAG} "
+         f"{settings.CODEX}: the hook takes Codex's sessions for Claude Code's", "lh hooks install --agent codex")
+        if claude else
         ("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
         if missing else
         ("warn", "codex hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "

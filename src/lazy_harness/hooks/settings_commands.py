@@ -26,10 +26,18 @@ def our_command(command: object) -> bool:
     return hook_command.ours(command)
 
 
+def _runs(command: object, event: str) -> bool:
+    """Whether ``command`` runs our hook of ``event`` for Claude Code. why not ours alone: the hook runs
+    the event and the agent its command names, whichever event holds the entry (``lh-hook Stop`` under
+    SessionStart, ``--agent codex`` copied from Codex's hooks.json)."""
+    return (our_command(command) and hook_command.event_of(str(command)) in (None, event)
+            and hook_command.agent_of(str(command)) != "codex")
+
+
 def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
                  ) -> tuple[dict[str, list[list]], str | None]:
     """Our commands in the settings file ``path`` (its bytes ``raw``; None: no regular file there) by
-    event, those that run another event's hook left out (``lh-hook Stop`` under SessionStart), each
+    event, those that run another event's or agent's hook left out (``_runs``), each
     ``[path, program, package file]`` (``_needs``), and why Claude Code runs none of them from it: a file
     it does not load (not JSON, a null matcher anywhere in it) or whose hooks are off
     (``disableAllHooks``); None when it runs them."""
@@ -51,9 +59,7 @@ def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
                 nulls.append(f"hooks.{event}[{i}]")
             entries = group.get("hooks") if isinstance(group, dict) else None
             for h in entries if isinstance(entries, list) else ():
-                # why the event it names: the hook runs that one, whichever event holds the entry
-                if isinstance(h, dict) and our_command(h.get("command")) and hook_command.event_of(
-                        h["command"]) in (None, event):
+                if isinstance(h, dict) and _runs(h.get("command"), event):
                     events.setdefault(event, []).append([path, *_needs(h["command"], cwd, env)])
     if not events:
         return {}, None
