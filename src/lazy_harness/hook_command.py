@@ -185,7 +185,7 @@ def _arguments(command: str, i: int) -> list[str | None] | None:
     command after ``;``, ``&&``, ``|``, ``&`` or a line break, a redirection) is the person's, which a
     rewrite by install or a removal by uninstall would drop with ours (ADR 0070, amended)."""
     words, end = _words_from(command, i)
-    return words if end >= 0 and command[end:].split() in ([], GUARD_WORDS) else None
+    return words if end >= 0 and _after(command[end:]) in ([], GUARD_WORDS) else None
 
 
 def _words_from(command: str, i: int) -> tuple[list[str | None], int]:
@@ -197,6 +197,9 @@ def _words_from(command: str, i: int) -> tuple[list[str | None], int]:
             i += 1
         elif command[i] in _BREAK:
             return words, i
+        elif command[i] == "#":  # a comment, to the end of its line
+            line_end = command.find("\n", i)
+            i = len(command) if line_end < 0 else line_end
         else:
             word, i = sh_word(command, i)
             if i < 0:
@@ -210,7 +213,19 @@ def guarded(command: str) -> bool:
     (``lh-hook Stop  ||  exit 0``, a line break after it): what sh runs when the program cannot start."""
     _, start, end = program_at(command)
     at = _words_from(command, end)[1] if start >= 0 else -1
-    return at >= 0 and command[at:].split() == GUARD_WORDS
+    return at >= 0 and _after(command[at:]) == GUARD_WORDS
+
+
+def _after(rest: str) -> list[str]:
+    """The words of ``rest``, what follows a command's program and its words, without its comments
+    (from a word starting with ``#`` to the end of its line): what sh runs after them."""
+    words = []
+    for line in rest.split("\n"):
+        for word in line.split():
+            if word.startswith("#"):
+                break
+            words.append(word)
+    return words
 
 
 def event_of(command: str) -> str | None:
