@@ -1,8 +1,9 @@
 """Which command of a hooks file (Claude Code's settings.json, Codex's hooks.json) runs our hook, read
-as ``sh -c`` reads it: our launcher, the older ``-m lazy_harness.hooks``, or the program ``lh-hook``,
-started after any ``NAME=value`` words or through ``env`` (``LH_CONFIG=/x/y.toml lh-hook Stop``). A
-command that only names ``lh-hook`` as an argument of another program (``echo``, ``bash -c``,
-``timeout``) is the person's, and so is one that runs more than our hook (``lh-hook Stop; backup.sh``).
+as ``sh -c`` reads it: the program ``lh-hook``, or a program given our launcher or the older ``-m
+lazy_harness.hooks`` as its own words, started after any ``NAME=value`` words or through ``env``
+(``LH_CONFIG=/x/y.toml lh-hook Stop``). A command that only names ours as an argument of another program
+(``echo``, ``bash -c``, ``timeout``) is the person's, and so is one that runs more than our hook
+(``lh-hook Stop; backup.sh``). And what a command of ours gives the hook: its event, its agent.
 
 One rule for the CLI (``settings.is_ours``) and the hooks' rare path (``hooks.settings_commands``):
 imports nothing, so a hook may load it.
@@ -167,10 +168,14 @@ def ours(command: object) -> bool:
     args = _arguments(command, end)
     if args is None:
         return False
-    if word.rsplit("/", 1)[-1] == SCRIPT:
-        return True
-    return any((flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))
-               for flag, arg in zip(args, args[1:], strict=False))
+    return word.rsplit("/", 1)[-1] == SCRIPT or _past_ours(args) is not None
+
+
+def _past_ours(args: list[str | None]) -> int | None:
+    """Where the hook's own words start in a program's ``args``: after ``-m lazy_harness.hooks`` or
+    after ``-c`` and our launcher; None when neither is there."""
+    return next((k + 2 for k, (flag, arg) in enumerate(zip(args, args[1:], strict=False))
+                 if (flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))), None)
 
 
 def _launcher(code: str | None) -> bool:
@@ -258,8 +263,4 @@ def _hook_arguments(command: str) -> list[str | None] | None:
     module, else all of the program's; None when the command is not one program's words."""
     _, start, end = program_at(command)
     args = _arguments(command, end) if start >= 0 else None
-    if args is None:
-        return None
-    at = next((k + 2 for k, (flag, arg) in enumerate(zip(args, args[1:], strict=False))
-               if (flag == "-m" and arg == MODULE) or (flag == "-c" and _launcher(arg))), 0)
-    return args[at:]
+    return None if args is None else args[_past_ours(args) or 0:]
