@@ -354,12 +354,14 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
     return change
 
 
-def _named_warning(path: str, event: str, command: str) -> str:
-    """What install says of the person's ``command`` for ``event`` that names our hook (``named_not_ours``)."""
+def _named_warning(path: str, event: str, command: str, left: bool = False) -> str:
+    """What install (``left``: uninstall) says of the person's ``command`` for ``event`` that names our
+    hook (``named_not_ours``)."""
     named = SCRIPT if SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command) else "lazy-harness's hook"
-    return (f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {named}; kept as yours, "
-            f"beside ours: if it runs {'it' if named != SCRIPT else SCRIPT}, the event runs twice (leave {named} out "
-            "of it)")
+    then = "lazy-harness's hook runs there still" if left else "the event runs twice"
+    return (f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {named}; "
+            f"{'left as yours' if left else 'kept as yours, beside ours'}: if it runs "
+            f"{'it' if named != SCRIPT else SCRIPT}, {then} (leave {named} out of it)")
 
 
 def _held(was: dict) -> dict | None:
@@ -402,10 +404,18 @@ def uninstall(path: str, backup: str | None = None) -> Change:
     newest first), that backup's bytes come back (an empty file stays an empty file; an empty
     ``hooks`` value or event list the person wrote stays: ``_given_back``). Else a file left
     as ``{}`` is deleted: Claude Code reads a missing settings file and ``{}`` the same, and install
-    creates it from nothing (docs/adr/0003). A file or backup of another user is refused."""
+    creates it from nothing (docs/adr/0003). A file or backup of another user is refused. The
+    warnings name the person's commands left that name our hook (``named_not_ours``)."""
     data, raw = read(path, UNINSTALL_HINT)
     if data is None:
         return Change(path, "missing")
+    change = _uninstalled(path, data, raw, backup)
+    change.warnings = [_named_warning(path, event, command, left=True) for event, command in named_not_ours(data)]
+    return change
+
+
+def _uninstalled(path: str, data: dict, raw: bytes | None, backup: str | None) -> Change:
+    """:func:`uninstall` of the file at ``path``, which holds ``data`` (its bytes ``raw``)."""
     new = copy.deepcopy(data)
     removed = _remove_ours(new)
     if not removed:

@@ -50,3 +50,16 @@ def test_install_says_which_command_of_the_persons_also_names_lh_hook(isolated_h
     assert (f"warning: {target}: Stop: your command \"lh-hook Stop; ~/bin/backup.sh\" names lh-hook; kept as "
             "yours, beside ours: if it runs lh-hook, the event runs twice (leave lh-hook out of it)") in said, said
     assert said.count("names lh-hook") == 1
+
+
+@pytest.mark.parametrize("ours_too", [True, False])
+def test_uninstall_says_which_command_of_the_persons_still_runs_our_hook(isolated_home, ours_too):
+    """The person's command that names lh-hook stays after uninstall: it runs our hook still, which
+    "removed Stop" (or "holds no lazy-harness hooks") alone did not say."""
+    target = write(isolated_home, ["lh-hook Stop; ~/bin/backup.sh", "notify-send done"])
+    if ours_too:
+        assert invoke("hooks", "install", "--write-settings").code == 0
+    said = invoke("hooks", "uninstall").out
+    assert (f"note: {target}: Stop: your command \"lh-hook Stop; ~/bin/backup.sh\" names lh-hook; left as yours: "
+            "if it runs lh-hook, lazy-harness's hook runs there still (leave lh-hook out of it)") in said, said
+    assert stop_commands(target) == ["lh-hook Stop; ~/bin/backup.sh", "notify-send done"]

@@ -147,6 +147,8 @@ def uninstall(settings_path: str | None, project_dir: str | None, agent: str) ->
         remove_made_folder(target)
     else:
         click.echo(f"removed {', '.join(change.events)} from {target}")
+    for note in change.warnings:  # why: the person's commands that name our hook run it still
+        click.echo(f"note: {note}")
     # why: the person runs this before pip uninstall; hooks left in another file read here keep running
     left = other_files(target)
     for path, remove, root in left:
