@@ -16,6 +16,7 @@ SCRIPT = "lh-hook"  # the console script ([project.scripts]) for the portable fo
 RUN = "from lazy_harness.hooks.launch import run; run()"  # the bundle of the hooks' modules first (hotload.py)
 RUN_BEFORE = "from lazy_harness.hooks.entry import run; run()"  # the launcher before the bundle
 _BREAK = " \t\n;&|<>()"  # what ends a word in sh
+PLUGIN_FLAG = "--plugin"  # plugin.FLAG: after the event, the plugin's hooks.json ran the hook (hooks/entry.py)
 GUARD_WORDS = ["||", "exit", "0"]  # settings.GUARD: what sh runs when our program cannot start
 _HOME_UNSAFE = _BREAK + "'\"\\$`"  # why: a home holding one of these would be read again as sh syntax
 _ENV_WITH_VALUE = ("--unset", "--chdir")  # env's long options that take the next word
@@ -256,6 +257,13 @@ def agent_of(command: str) -> str | None:
         if arg == "--agent=codex":
             return "codex"
     return "claude"
+
+
+def plugin_form(command: str) -> bool:
+    """Whether our ``command`` runs the hook as the plugin's hooks.json does (``lh-hook Stop --plugin``): a
+    run that leaves when a settings file registers ours, so none that does the work."""
+    args = _hook_arguments(command)
+    return args is not None and PLUGIN_FLAG in args[1:]
 
 
 def _hook_arguments(command: str) -> list[str | None] | None:

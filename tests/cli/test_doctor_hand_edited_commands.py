@@ -92,3 +92,11 @@ def test_a_claude_command_in_codexs_hooks_file_is_said(isolated_home, tmp_path, 
     (settings.command_for("Stop", python="/usr/bin/python3", agent="codex"), "codex"), ("lh-hook $A", None)])
 def test_the_agent_a_command_of_ours_runs_the_hook_for(command, agent):
     assert hook_command.agent_of(command) == agent
+
+
+def test_the_plugins_form_in_a_settings_file_is_said(isolated_home, tmp_path, monkeypatch):
+    target = registered(isolated_home, tmp_path, monkeypatch, lambda e: f"lh-hook {e} --plugin || exit 0")
+    status, line = checks(invoke("doctor").out)["hooks"]
+    assert status == "warn", line
+    assert (f"{target}: SessionStart runs \"lh-hook SessionStart --plugin || exit 0\", the plugin's form of the "
+            "hook (--plugin)") in line, line

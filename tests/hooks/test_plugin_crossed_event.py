@@ -45,3 +45,21 @@ def test_a_codex_command_in_a_settings_file_is_no_run_of_claude_codes(proj):
     target.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "", "hooks": [entry]}]}}))
     found = settings_commands.look([(str(target), target.read_bytes())], str(proj), dict(os.environ), 0.0, None)
     assert found["runs"] == {}
+
+
+def test_the_plugins_form_written_in_a_settings_file_does_the_work(proj):
+    """``lh-hook Stop --plugin`` written in a settings file (the plugin's line, shortened): a run with
+    ``--plugin`` leaves when a settings file registers ours, and this one counted as that: it left for
+    itself, and no run did the work. It is no settings run now."""
+    target = proj / ".claude" / "settings.json"
+    target.parent.mkdir()
+    entry = {"type": "command", "command": "lh-hook Stop --plugin || exit 0"}
+    target.write_text(json.dumps({"hooks": {"Stop": [{"matcher": "", "hooks": [entry]}]}}))
+    p = run("Stop", proj, plugin.FLAG)
+    assert p.returncode == 0 and len(runs_of("Stop")) == 1, p
+
+
+def test_the_flag_read_in_commands_is_the_plugins():
+    from lazy_harness import hook_command
+
+    assert hook_command.PLUGIN_FLAG == plugin.FLAG

@@ -269,6 +269,9 @@ def _crossed(ours: list) -> str:
             said.append(f"{o.event} runs {shown}, which runs the hook of {named}: "
                         f"{o.event} {UNDONE.get(o.event, 'runs no hook of its own')}"
                         + (f", and {named} runs twice" if named in events else ""))
+        elif hook_command.plugin_form(o.command):
+            said.append(f"{o.event} runs {shown}, the plugin's form of the hook ({hook_command.PLUGIN_FLAG}), meant "
+                        "for the plugin's hooks.json: with the plugin enabled, both do the work")
         elif hook_command.agent_of(o.command) == settings.CODEX:
             said.append(f"{o.event} runs {shown}, which runs the hook of Codex CLI ({settings.AGENT_FLAG} "
                         f"{settings.CODEX}): it takes Claude Code's sessions for Codex's")

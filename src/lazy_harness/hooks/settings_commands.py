@@ -29,9 +29,10 @@ def our_command(command: object) -> bool:
 def _runs(command: object, event: str) -> bool:
     """Whether ``command`` runs our hook of ``event`` for Claude Code. why not ours alone: the hook runs
     the event and the agent its command names, whichever event holds the entry (``lh-hook Stop`` under
-    SessionStart, ``--agent codex`` copied from Codex's hooks.json)."""
+    SessionStart, ``--agent codex`` copied from Codex's hooks.json), and one run with ``--plugin`` leaves
+    itself when a settings command runs the event."""
     return (our_command(command) and hook_command.event_of(str(command)) in (None, event)
-            and hook_command.agent_of(str(command)) != "codex")
+            and hook_command.agent_of(str(command)) != "codex" and not hook_command.plugin_form(str(command)))
 
 
 def _registering(path: str, raw: bytes | None, cwd: str, env: Mapping[str, str]
