@@ -341,3 +341,23 @@ def test_a_memory_md_link_stays_while_a_handoff_md_is_still_there(project):
     assert migrate.drop_stale_lines(os.path.join(old, "MEMORY.md")) is None
     with open(os.path.join(old, "MEMORY.md"), encoding="utf-8") as fh:
         assert fh.read() == INDEX_BEFORE
+
+
+def test_an_empty_old_file_is_said_as_empty_not_as_0_of_0_entries_added(project):
+    old = legacy(project)
+    write(os.path.join(old, "failures.jsonl"), "\n")
+    lines = run_migration(project)
+    assert not any("0 of 0" in ln for ln in lines), lines
+    [said] = [ln for ln in lines if "failures.jsonl" in ln]
+    assert said.endswith("failures.jsonl: no entries in it: removed"), said
+    assert not os.path.exists(os.path.join(old, "failures.jsonl"))
+
+
+def test_an_old_file_whose_entries_are_all_here_says_so(project):
+    old = legacy(project)
+    new = paths.project_memory_dir(project)
+    os.makedirs(new)
+    write(os.path.join(new, "decisions.jsonl"), line(rec("Use a Maildir queue")) + "\n")
+    write(os.path.join(old, "decisions.jsonl"), line(rec("use a maildir queue")) + "\n")
+    [said] = [ln for ln in run_migration(project) if "decisions.jsonl" in ln]
+    assert said.endswith(": its 1 entry is held here already: removed"), said

@@ -238,7 +238,9 @@ def usage(project: str | None, all_projects: bool, as_json: bool, reset_id: str 
     if as_json:
         click.echo(json.dumps(t.report(names), ensure_ascii=False))
     else:
-        _print(t, name, mdirs[0] if len(mdirs) == 1 else f"{len(mdirs)} memory folders", ldir, names)
+        # why a count for --all-projects: one project's folder beside "every project" read as all there is
+        where = mdirs[0] if names is None else f"{len(mdirs)} memory folder{'' if len(mdirs) == 1 else 's'}"
+        _print(t, name, where, ldir, names)
     _say_skipped(mdirs)
 
 

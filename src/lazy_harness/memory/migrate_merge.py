@@ -70,8 +70,20 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
         os.unlink(src)
     skipped = f", {torn} unreadable line(s) skipped" if torn else ""
     skipped += f", {stale} open(s) older than the item's close here left out" if stale else ""
+    return _said(src, dst, added, len(records), keep) + skipped
+
+
+def _said(src: str, dst: str, added: int, found: int, keep: bool) -> str:
+    """What a merge did, in words: "0 of 0 entries added" said nothing of the file (it held no entry) nor
+    of what became of it."""
+    left = ": copied, left for the machines and projects that still read it" if keep else ": removed"
+    if not found:
+        return f"migrate: {src}: no entries in it{left}"
+    if not added:
+        held = "its 1 entry is" if found == 1 else f"all its {found} entries are"
+        return f"migrate: {src}: {held} held here already{left}"
     left = ", copied: left for the machines and projects that still read it" if keep else ""
-    return f"migrate: {src} -> {dst}: {added} of {len(records)} entries added{skipped}{left}"
+    return f"migrate: {src} -> {dst}: {added} of {found} entries added{left}"
 
 
 def _outranked_open(dst: str) -> Callable[[dict], bool] | None:
