@@ -55,6 +55,7 @@ def module_at(rev: str, path: str):
         fh.write(source)
     spec = importlib.util.spec_from_file_location(name, where)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # why: a dataclass in the module looks its module up there
     spec.loader.exec_module(module)
     return module
 

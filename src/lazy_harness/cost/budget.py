@@ -124,7 +124,7 @@ def spend(env: Mapping[str, str] | None, now: float) -> Spend:
     # why the markers first: a call that ends between the two reads is then in the ledger
     calls = markers.open_calls(env)
     # why mine: the ledger is synced; another machine's lines, or a remote's, never pause this one (ADR 0065)
-    entries = ledger.read_since(min(day_start(now), month_start(now)), env, mine=True)
+    entries = ledger.read_since(min(day_start(now), month_start(now)), env, mine=True, light=True)
     settled = {ledger.call_of(e) for e in entries} - {None}
     calls = [c for c in calls if c.call not in settled]
     killed = [c for c in calls if not c.live]

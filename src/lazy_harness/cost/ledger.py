@@ -174,10 +174,14 @@ def _why(entry: object) -> str:
     if not isinstance(entry, dict):
         return "not a JSON object"
     if not _number_in(entry.get("ts"), MIN_TS, MAX_TS):
-        return "ts is not a time from 1970 to 3000"
+        return BAD_TS
     if not _number_in(entry.get("total_cost_usd"), 0, MAX_COST_USD):
-        return f"total_cost_usd is not a number from 0 to {MAX_COST_USD:.0f}"
+        return BAD_COST
     return ""
+
+
+BAD_TS = "ts is not a time from 1970 to 3000"
+BAD_COST = f"total_cost_usd is not a number from 0 to {MAX_COST_USD:.0f}"
 
 
 def valid(entry: object) -> bool:
@@ -201,6 +205,51 @@ def _judged(raw: bytes) -> tuple[Any, str]:
     except ValueError:
         return None, "not JSON: a torn or hand-edited line"
     return entry, _why(entry)
+
+
+# The shape :func:`record` writes, each text plain printable ASCII without an escape: a line of it is a JSON
+# object without parsing it (a hand edit or damage anywhere in it fails the match: then it is parsed). why:
+# json.loads of each line was most of lh doctor's and the cap check's time on a long ledger (250,000 lines
+# a month: benchmarks/bench_ledger_doctor.py)
+_TEXT = rb'"[\x20\x21\x23-\x5b\x5d-\x7e]*"'
+_NUM = rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?"
+_INT = rb"-?(?:0|[1-9][0-9]*)"
+_RECORD = re.compile(
+    rb'\{"time":' + _TEXT + rb',"ts":(' + _NUM + rb'),"project":' + _TEXT + rb',"session":' + _TEXT
+    + rb',"task":' + _TEXT + rb',"kind":' + _TEXT + rb',"model":' + _TEXT
+    + b"".join(b',"' + name.encode() + b'":' + _INT for name in TOKEN_FIELDS)
+    + rb',"total_cost_usd":(' + _NUM + rb'),"cost_reported":(?:true|false),"cost_source":' + _TEXT
+    + rb',"duration_s":' + _NUM + rb',"outcome":' + _TEXT + rb',"prompt_chars":' + _INT
+    + rb'(?:,"usd_per_mtok":\[(?:' + _NUM + rb'(?:,' + _NUM + rb')*)?\])?(?:,"call":"([\x20\x21\x23-\x5b\x5d-\x7e]*)")?'
+    + rb'(?:,"by":"([0-9a-f]*)","mac":"[0-9a-f]*")?\}\r?\n?')
+
+
+def _plain(raw: bytes) -> tuple[dict, str] | None:
+    """For a line in :data:`_RECORD`'s shape: what the caps and the checks read of it (``ts``,
+    ``total_cost_usd``, and ``call`` and ``by`` when it has them) and why every reader skips it, as
+    :func:`_judged` says; None for any other line. The numbers are read as ``json`` reads them: the
+    same verdict for each (an integer too large for a float is out of every range either way)."""
+    m = _RECORD.fullmatch(raw)
+    if m is None:
+        return None
+    ts, cost = float(m[1]), float(m[2])  # why no NaN check: the shape holds none
+    entry: dict = {"ts": ts, "total_cost_usd": cost}
+    if m[3] is not None:
+        entry["call"] = m[3].decode("ascii")
+    if m[4] is not None:
+        entry["by"] = m[4].decode("ascii")
+    # why not _why(entry): the same tests, without its checks of a type the shape already fixed
+    if not MIN_TS <= ts <= MAX_TS:
+        return entry, BAD_TS
+    return entry, "" if 0 <= cost <= MAX_COST_USD else BAD_COST
+
+
+def _light(raw: bytes) -> Any:
+    """:func:`_parse`, with only what :func:`_plain` reads of a line in :func:`record`'s shape."""
+    plain = _plain(raw)
+    if plain is None:
+        return _parse(raw)
+    return None if plain[1] else plain[0]
 
 
 def _shown(entry: dict) -> dict:
@@ -242,7 +291,8 @@ def unread(env: Mapping[str, str] | None = None) -> tuple[list[tuple[int, str]],
             for n, raw in enumerate(fh, 1):
                 if not raw.strip():
                     continue
-                entry, why = _judged(raw)  # why not _problem: nothing of the line is printed
+                # why not _problem: nothing of the line is printed; _plain first: no parse of a line as written
+                entry, why = _plain(raw) or _judged(raw)
                 if why:
                     bad.append((n, why))
                 elif keys is not None and mark and mark in raw and keys.claims(raw, entry):
@@ -289,12 +339,14 @@ def raw_since(since: float, env: Mapping[str, str] | None = None) -> list[bytes]
 
 
 def read_since(since: float, env: Mapping[str, str] | None = None, path: str | None = None,
-               mine: bool = False) -> list[dict]:
+               mine: bool = False, light: bool = False) -> list[dict]:
     """Ledger entries with ``ts >= since``, in file order. Reads from
     the end and stops only after ``OLD_RUN_BYTES`` of lines in a row older than ``since`` by more than
     SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps.
     ``mine``: only this machine's own lines (``own``, ADR 0065), each once; the others neither count
-    nor make the run of old lines that stops the read (a remote's old lines merged after today's)."""
+    nor make the run of old lines that stops the read (a remote's old lines merged after today's).
+    ``light``: an entry of a line as :func:`record` writes it holds only ``ts``, ``total_cost_usd`` and
+    ``call`` (the same lines, the same amounts; for the caps, which read nothing else)."""
     path = path or paths.ledger_file(env)
     # why make=False: a read makes no key (lh doctor is read-only); the spenders make it (budget.open_call, record)
     keys = own.ring(env, lambda since: raw_since(since, env), make=False) if mine else None
@@ -324,7 +376,7 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
                 continue
             old = 0
             if ts >= since:
-                entry = entry if entry is not None else _parse(raw)
+                entry = entry if entry is not None else _light(raw) if light else _parse(raw)
                 if entry is not None:
                     out.append(entry)
     out.reverse()
