@@ -156,3 +156,24 @@ def test_handoff_now_without_wait_says_at_once_that_nothing_is_new(isolated_home
         f"session {SID}: {pipeline.NOTHING_NEW}: no model call (lh knowledge handoff-now --again reads the whole "
         "session again); nothing queued"]
     assert queue.pending(paths.queue_dir()) == [] and _distill_calls(fake) == 1
+
+
+def test_handoff_now_with_nothing_new_counts_the_showings_since_as_the_worker_would(isolated_home, tmp_path,
+                                                                                      monkeypatch):
+    """The session resumed and was shown memory, nothing said since: the command's skip makes no call
+    and queues nothing, and counts that showing as the worker's own skip of the session does (ADR 0036)."""
+    import time
+
+    from lazy_harness.memory import usage, usage_log
+
+    fake_claude.use(tmp_path, monkeypatch)
+    configure(isolated_home)
+    proj = _project(tmp_path)
+    queue_session(proj, session_id=SID)
+    run_worker()
+    mdir = paths.memory_dir(str(proj))
+    usage.note(None, SID, "resume", 240, [("d-0badcafe", 120)], time.time() - 5, mdir)
+    result = _handoff_now()
+    assert result.code == 0 and result.out.strip().endswith("nothing queued"), result.out
+    shown = [rec for rec in usage_log.read(mdir) if rec.get("session") == SID and rec.get("id") == "d-0badcafe"]
+    assert shown, usage_log.read(mdir)

@@ -131,12 +131,25 @@ def _held_whole(payload: dict) -> bool:
 
 def _outcome(fields: dict) -> str:
     """The finished task's reason, and for a session memory already held whole, what costs a call."""
-    from lazy_harness.worker.pipeline import NOTHING_NEW
+    from lazy_harness.worker.pipeline import ALL_HELD
 
     reason = fields.get("reason", "")
-    if reason == NOTHING_NEW:
+    if reason in ALL_HELD:
         return f"{reason}: no model call (lh knowledge handoff-now --again reads the whole session again)"
     return reason
+
+
+def _count_held(payload: dict, cfg: "Config") -> str:
+    """For a session memory holds whole (no call, nothing queued): count its showings as the worker's
+    same skip counts them (ADR 0036), and say why memory holds it (``pipeline.nothing_new``)."""
+    from lazy_harness import logfile
+    from lazy_harness.worker import pipeline
+
+    sid, path = payload["session_id"], payload["transcript_path"]
+    fields = spool.task_fields(payload, pipeline.WHOLE_SESSION_EVENT, True, os.environ, cfg["memory"]["path"] or "")
+    pipeline.account_held(fields, path, paths.learnings_dir(cfg["knowledge"]["path"] or None), os.environ,
+                          time.time(), lambda msg: logfile.write(logfile.WORKER, f"handoff-now {sid}: {msg}"))
+    return pipeline.nothing_new(os.environ, sid, path)
 
 
 def _cap_reached(cfg: "Config") -> str:
@@ -235,9 +248,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
     session_id, path, cwd = payload["session_id"], payload["transcript_path"], payload["cwd"]
     cfg = config.load_checked(os.environ)
     if not again and _held_whole(payload):
-        from lazy_harness.worker.pipeline import NOTHING_NEW
-
-        click.echo(f"session {session_id}: {_outcome({'reason': NOTHING_NEW})}; nothing queued")
+        click.echo(f"session {session_id}: {_outcome({'reason': _count_held(payload, cfg)})}; nothing queued")
         return
     try:
         name, decision = submit.submit(payload, "handoff-now", True, os.environ, time.time(), cfg,

@@ -129,6 +129,18 @@ def start(env: Env | None, session_id: str, path: str) -> int:
     return offset
 
 
+def held_by(env: Env | None, session_id: str, path: str) -> str:
+    """Whose distillations hold the session up to :func:`start`, for a session never distilled itself:
+    ``"parents"`` (a fork: what it copied, distilled with the sessions it was forked from), ``"forks"`` (a
+    session forked from it distilled its turns); ``""`` when it was distilled itself, or nothing is held."""
+    if not session_id or _own(env, session_id, path):
+        return ""
+    copied, by_forks = _copy_covered(env, session_id, path), _distilled_by_forks(env, session_id, path)
+    if copied and copied >= by_forks:
+        return "parents"
+    return "forks" if by_forks else ""
+
+
 def advance(env: Env | None, session_id: str, path: str, offset: int, now: float) -> None:
     """Record that the transcript up to ``offset`` is distilled (call after a successful persist)."""
     moved = position(session_id, path, offset, now)

@@ -179,7 +179,7 @@ def _check_of(outcome: Outcome, repeated: Outcome | None) -> str:
 
     if outcome is repeated:
         return queue.ERROR  # why: still not in memory; the next change of the session tries again
-    if outcome.status == "skipped" and outcome.reason == pipeline.NOTHING_NEW:
+    if outcome.status == "skipped" and outcome.reason in pipeline.ALL_HELD:
         # why: memory holds all of it (another run of the session took it, worker/cursor.py); a skip
         # mark would read as never distilled to lh backfill and to the gates
         return queue.DISTILLED

@@ -33,6 +33,29 @@ if TYPE_CHECKING:
 WHOLE_SESSION_EVENT = "handoff-now"  # a task that re-reads its session whole, cursor or not
 NOTHING_NEW = "nothing new since the last distillation"  # a skip that leaves the session distilled
 FORK_COVERED = "nothing new since the conversation it was forked from"
+# NOTHING_NEW of a session never distilled itself, all it holds distilled with another (worker/cursor.py
+# ``held_by``): "since the last distillation" told the person of one that never was
+FORK_HELD = ("nothing new since it was forked: memory holds the conversation it copied, distilled with the "
+             "session it was forked from (it was never distilled itself)")
+FORKS_HELD = ("nothing new since a session forked from it was distilled with its conversation (it was never "
+              "distilled itself)")
+ALL_HELD = (NOTHING_NEW, FORK_HELD, FORKS_HELD)  # a skip that leaves the session distilled: memory holds it all
+
+
+def nothing_new(env: Env | None, session_id: str, path: str) -> str:
+    """The one of :data:`ALL_HELD` that says why memory holds all of the session (its cursor, or another's)."""
+    from lazy_harness.worker import cursor
+
+    return {"parents": FORK_HELD, "forks": FORKS_HELD}.get(cursor.held_by(env, session_id, path), NOTHING_NEW)
+
+
+def account_held(fields: dict, path: str, learnings_dir: str, env: Env | None, now: float, log: Log) -> None:
+    """Count the usage of a session skipped because memory holds all of it: it still had its own
+    showings (a fork shown memory at its start, its turns distilled elsewhere), and only a distillation
+    or this skip counts them (a line already written counts once; ADR 0036). Logs, never raises."""
+    if fields.get("memory_dir"):
+        persist.account_usage({"session_id": fields.get("session_id", ""), "path": path, "failures": [],
+                               "at": now}, str(fields["memory_dir"]), learnings_dir, env, log)
 
 
 @dataclass
@@ -150,11 +173,10 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     skip = _not_worth_distilling(fields, loop, view, offset, mtime, seen)
     learnings_dir = paths.learnings_dir(cfg["knowledge"]["path"] or None, env)
     if skip is not None:
-        if skip.reason in (NOTHING_NEW, FORK_COVERED) and fields.get("memory_dir") and not dry_run:
-            # why: a session whose part was distilled elsewhere (a fork distilled its copied turns first)
-            # still had its own showings; only a distillation counts them (a line already written counts once)
-            persist.account_usage({"session_id": fields.get("session_id", ""), "path": path, "failures": [],
-                                   "at": now}, str(fields["memory_dir"]), learnings_dir, env, log)
+        if skip.reason == NOTHING_NEW:
+            skip.reason = nothing_new(env, fields.get("session_id", ""), path)
+        if skip.reason in (*ALL_HELD, FORK_COVERED) and not dry_run:
+            account_held(fields, path, learnings_dir, env, now, log)
         return skip
 
     extra = tuple(loop.get("redact_patterns") or ())
