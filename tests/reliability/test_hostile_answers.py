@@ -20,7 +20,8 @@ FRONT_KEYS = ["id", "title", "origin", "origin_session", "created", "tags", "cue
               "project_folder", "via", "machine", "author",  # provenance (ADR 0024)
               "agent",  # whose session (ADR 0044)
               "text_digest",  # what tells a hand edit from a new text of the title (ADR 0063)
-              "origin_part"]  # the transcript's part it came from: a later part corrects it (ADR 0063)
+              "origin_part",  # the transcript's part it came from: a later part corrects it (ADR 0063)
+              "origin_check"]  # that part's bytes: a rewritten transcript holds them no more (ADR 0063)
 
 
 def _good(tok: str) -> dict:

@@ -141,6 +141,8 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     part = read_part(meta)
     if part is not None:  # why: a later part of the session may correct it (``restates``)
         front["origin_part"] = f"{part[0]}-{part[1]}"
+        if one_line(meta.get("read_check")):  # why: which bytes the range named (a rewrite moves them)
+            front["origin_check"] = one_line(meta.get("read_check"))
     # why: width=10**9 keeps every scalar on one line, which memory.frontmatter's cheap title reader relies on;
     # block lists (default_flow_style=False) because the read-back's frontmatter reader splits flow lists on ","
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
@@ -381,7 +383,7 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
                         "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
                         "now": text_key(fields_of(meta, parsed[1] if parsed else "")["learning"]),
                         "wrote": _digest_of(meta.get("text_digest")), "reason": one_line(meta.get("deprecated_reason")),
-                        "part": _part_of(meta.get("origin_part"))})
+                        "part": _part_of(meta.get("origin_part")), "check": one_line(meta.get("origin_check"))})
     # why the epoch, not the stamp: two machines in other time zones stamp with other offsets
     return sorted(out, key=lambda v: (iso_epoch(v["created"]) or 0.0, v["created"]), reverse=True)
 
@@ -456,7 +458,11 @@ def _before(version: dict, part: tuple[str, int] | None) -> bool:
     forked from. Never when ``part`` begins at the top: that reads the whole transcript again, a fork's
     copied turns too. why a parent's: a fork's distillations start past the copied turns its parents
     distilled (worker/cursor.py ``start``), so only one from the top holds them."""
-    if part is None or not part[1]:
+    if part is None:
+        return False
+    if version.get("gone"):  # why even from the top: its range names bytes this transcript no longer holds
+        return True
+    if not part[1]:
         return False
     if version["session"] != part[0]:
         return True

@@ -275,6 +275,19 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             _plan_learning(p, item, title, lid, (path, exists, found), lid in recent)
 
 
+def _mark_gone(versions: list[dict], sid: str, transcript: object) -> None:
+    """Mark ``gone`` each of the session's versions whose ``origin_part`` names bytes its transcript no
+    longer holds (``origin_check`` no longer that part's check: the transcript was rewritten, or the
+    session resumed into a new file): a part read now cannot be that part read again (``learnings._before``)."""
+    if not sid or not isinstance(transcript, str) or not transcript:
+        return
+    from lazy_harness import part_check
+
+    for v in versions:
+        if v["session"] == sid and v["part"] is not None and v["check"]:
+            v["gone"] = part_check.check(transcript, v["part"][1]) != v["check"]
+
+
 def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[str, list[str]],
                    taken: dict[str, str]) -> str | None:
     """The id of the file of this title the answer's learning is (``learnings.restates``), None when the
@@ -289,6 +302,7 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
         return None
     sid = one_line(p.meta.get("session_id"))
     read = learnings.read_part(p.meta)
+    _mark_gone(versions, sid, p.meta.get("transcript"))
     same, older = learnings.restates(versions, item.get("learning"), lineage.own(p.env, sid) if sid else (),
                                      (sid, read[0]) if sid and read else None)
     was = next((v for v in versions if v["id"] == same), None)

@@ -34,12 +34,12 @@ cursor: the second waits, then reads only what the first left.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from typing import TYPE_CHECKING
 
 from lazy_harness import jsonload, paths
+from lazy_harness import part_check as checks  # why the alias: part_check() below is this module's own
 from lazy_harness.atomic import append_line, atomic_write, ensure_dir, lock, try_lock
 from lazy_harness.regular_file import open_regular, read_regular
 
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
     from lazy_harness.worker.transcript_records import View
 
-CHECK_BYTES = 4096
+CHECK_BYTES = checks.CHECK_BYTES
 LAST_BLOCK = 64 * 1024
 LAST_SCAN_BYTES = 16 * 1024 * 1024  # looked back from an offset for the last record's uuid
 SAID_SINCE_BUDGET = 20_000  # characters read past a failed part to see whether anything was said
@@ -81,19 +81,7 @@ def release(fd: int | None) -> None:
 
 def _check(path: str, offset: int) -> str | None:
     """A hash of the first and the last 4 KiB before ``offset``; None when the file is shorter."""
-    digest = hashlib.sha256()
-    try:  # why open_regular: a FIFO in its place held the worker, and the whole queue, in open() for good
-        with open(open_regular(path)[0], "rb") as fh:
-            for start in sorted({0, max(0, offset - CHECK_BYTES)}):
-                fh.seek(start)
-                want = min(CHECK_BYTES, offset - start)
-                data = fh.read(want)
-                if len(data) != want:
-                    return None
-                digest.update(data)
-    except OSError:
-        return None
-    return digest.hexdigest()[:32]
+    return checks.check(path, offset)
 
 
 def _own(env: Env | None, session_id: str, path: str) -> int:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from lazy_harness import logfile, paths, queue
+from lazy_harness import logfile, part_check, paths, queue
 from lazy_harness.errors import ModelError
 from lazy_harness.project_identity import project_name, project_root
 from lazy_harness.worker import caches, persist
@@ -186,15 +186,7 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     if not dry_run:  # why: a dry run writes nothing; its prompt lacks what is still to be moved
         _migrate(fields, memory_dir, memory_root, env, now, log)
     text = _prompt(view, memory_dir, learnings_dir, project, int(loop["prompt_max_chars"]), extra, log)
-    # why: handoff records carry the session's time, not the processing time, so a session processed late
-    # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
-    meta = {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
-            "session_id": fields.get("session_id", ""), "task_id": tid, "cwd": cwd,
-            "session_time": mtime, "stale_days": cfg.get("handoff", {}).get("stale_days", 14),
-            "agent": agent_of(fields),
-            # why: the part of the transcript this answer is about; a later part's new text of the session's
-            # own learning is a correction, the same part read again is not (memory/learnings.py ``restates``)
-            "read_from": offset, "read_to": view.bytes_read}
+    meta = _meta(fields, cfg, (project, memory_dir, cwd), (path, mtime, offset, view.bytes_read))
     if dry_run:
         return Outcome("processed", "dry run", mtime, prompt=text, read=seen)
     answered = _ask(text, cfg, _asking_env(fields, cfg, env, log), sleep, log, meta, mtime, seen)
@@ -215,6 +207,24 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
     caches.prepare_listing(memory_dir, learnings_dir, log, env)
     return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
                    problems=problems + plan.problems, attempts=attempts, read=seen)
+
+
+def _meta(fields: dict, cfg: Config, where: tuple[str, str, str], read: tuple[str, float, int, int]) -> dict:
+    """What the persist writes beside the answer: ``where`` is (project, memory folder, cwd), ``read``
+    (the transcript, its mtime, where the part read begins and ends)."""
+    project, memory_dir, cwd = where
+    path, mtime, offset, end = read
+    # why: handoff records carry the session's time, not the processing time, so a session processed late
+    # (re-processed, or handoff-now on an older session) can never reopen what a newer session closed
+    return {"project": project, "project_folder": os.path.basename(os.path.normpath(memory_dir)),
+            "session_id": fields.get("session_id", ""), "task_id": fields.get("task_id", "-"), "cwd": cwd,
+            "session_time": mtime, "stale_days": cfg.get("handoff", {}).get("stale_days", 14),
+            "agent": agent_of(fields),
+            # why: the part of the transcript this answer is about; a later part's new text of the session's
+            # own learning is a correction, the same part read again is not (memory/learnings.py ``restates``)
+            "read_from": offset, "read_to": end,
+            # why: a rewritten transcript's offsets name other bytes; the check tells (memory/plan.py)
+            "read_check": part_check.check(path, end) or "", "transcript": path}
 
 
 def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
