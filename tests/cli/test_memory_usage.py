@@ -82,5 +82,5 @@ def test_all_projects_adds_every_projects_usage(here, tmp_path):
 def test_status_has_one_line_for_the_week(here):
     r = invoke("status")
     assert r.code == 0, r.err
-    line = next(ln for ln in r.out.splitlines() if ln.startswith("usage this week:"))
-    assert line.startswith("usage this week: 5 shown, 1 used, 3500 characters injected in 2 session(s)")
+    line = next(ln for ln in r.out.splitlines() if ln.startswith("usage in the last 7 days:"))
+    assert line.startswith("usage in the last 7 days: 5 shown, 1 used, 3500 characters injected in 2 session(s)")

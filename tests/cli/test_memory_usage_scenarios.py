@@ -35,14 +35,14 @@ def test_a_damaged_usage_line_is_named_by_file_and_line_not_dropped_without_a_wo
 def test_the_weeks_line_of_lh_status_says_a_damaged_usage_line_was_not_counted(here):  # noqa: F811
     path = _damage_a_showing(here)
     r = invoke("status")
-    line = next(ln for ln in r.out.splitlines() if ln.startswith("usage this week:"))
+    line = next(ln for ln in r.out.splitlines() if ln.startswith("usage in the last 7 days:"))
     assert f"1 damaged line(s) of {path} not counted: lh memory check" in line, line
 
 
 def test_a_clean_usage_log_says_nothing_on_stderr(here):  # noqa: F811
     r = invoke("memory", "usage")
     assert r.code == 0 and r.err == ""
-    line = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage this week:"))
+    line = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage in the last 7 days:"))
     assert "damaged" not in line
 
 

@@ -29,7 +29,7 @@ def _project(tmp_path, monkeypatch) -> str:
 def _week_line() -> str:
     r = invoke("status")
     assert r.code == 0, r.out + r.err
-    return next(ln for ln in r.out.splitlines() if ln.startswith("usage this week:"))
+    return next(ln for ln in r.out.splitlines() if ln.startswith("usage in the last 7 days:"))
 
 
 def _whole(mdir: str) -> dict:
@@ -51,7 +51,7 @@ def test_the_week_counts_a_merged_failure_as_the_one_it_was_merged_into(isolated
     whole = _whole(mdir)
     assert (whole["shown"], whole["used"]) == (2, 2)
     assert usage_log.this_week(mdir, NOW) == whole
-    assert _week_line().startswith("usage this week: 2 shown, 2 used, 800 characters injected in 2 session(s)")
+    assert _week_line().startswith("usage in the last 7 days: 2 shown, 2 used, 800 characters injected in 2 session(s)")
 
 
 def test_a_reset_of_the_kept_failure_drops_a_use_of_the_merged_one_shown_before_the_week(isolated_home, tmp_path,

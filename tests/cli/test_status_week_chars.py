@@ -58,14 +58,15 @@ def resumed(tmp_path, monkeypatch):
 def _week_line() -> str:
     r = invoke("status")
     assert r.code == 0, r.out + r.err
-    return next(ln for ln in r.out.splitlines() if ln.startswith("usage this week:"))
+    return next(ln for ln in r.out.splitlines() if ln.startswith("usage in the last 7 days:"))
 
 
 def test_the_week_counts_the_characters_of_the_showings_made_this_week(isolated_home, resumed):
     mdir, path, old, new = resumed
     usage.note(None, SID, "resume", 1449, [(old, 193), (new, 195)], NOW - 120, mdir)
     accounting.account(SID, path, {}, mdir, paths.learnings_dir(), None, NOW)
-    assert _week_line().startswith("usage this week: 1 shown, 1 used, 1449 characters injected in 1 session(s)")
+    assert _week_line().startswith(
+        "usage in the last 7 days: 1 shown, 1 used, 1449 characters injected in 1 session(s)")
     assert usage_log.tally(usage_log.read(mdir)).totals()["injected_chars"] == 700 + 1449
 
 

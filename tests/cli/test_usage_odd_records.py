@@ -43,7 +43,7 @@ def test_every_reader_keeps_the_one_rule(here):  # noqa: F811
     assert path in lines.NOTED
     lines.NOTED.clear()
     assert [n for n, _ in damage.check_file(path).skipped] == [11, 12, 13, 14]
-    week = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage this week:"))
+    week = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage in the last 7 days:"))
     assert f"4 damaged line(s) of {path} not counted" in week and "2 session(s)" in week, week
     assert "usage.jsonl:12: skipped" in invoke("memory", "check").out
 
@@ -65,7 +65,7 @@ def test_a_newer_versions_op_is_left_out_and_is_no_damage(here):  # noqa: F811
     assert not [rec for rec in usage_log.read(mdir) if rec["op"] == "pinned"]
     assert path not in lines.NOTED
     assert damage.check_file(path).found == []
-    week = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage this week:"))
+    week = next(ln for ln in invoke("status").out.splitlines() if ln.startswith("usage in the last 7 days:"))
     assert "damaged" not in week, week
     assert path not in invoke("memory", "check").out
     with open(path, "a", encoding="utf-8") as fh:

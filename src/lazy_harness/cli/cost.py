@@ -201,7 +201,8 @@ def summary_lines(whole: Totals) -> list[str]:
     their token counts (Codex), calls counted as $0 or at their estimate."""
     from lazy_harness.worker.codex_distill import DEFAULT_PRICES
 
-    lines = [f"{whole.failed} of the calls failed (their cost is counted)"] if whole.failed else []
+    its = "its cost is" if whole.failed == 1 else "their cost is"
+    lines = [f"{whole.failed} of the {whole.calls} calls failed ({its} counted)"] if whole.failed else []
     if whole.priced > whole.priced_default:
         lines.append(f"{whole.priced - whole.priced_default} call(s) priced from their token counts at the "
                      "configured Codex prices ([worker] codex_input_usd_per_mtok / codex_output_usd_per_mtok)")
@@ -273,6 +274,8 @@ def cost(since: str, by: str, as_json: bool) -> None:
         click.echo(f"no model calls since {time.strftime('%Y-%m-%d %H:%M', time.localtime(start))} "
                    f"(ledger: {paths.ledger_file()})")
     else:
+        # why: the table's first day holds only the calls after the start; its total is of this period
+        click.echo(f"model calls since {time.strftime('%Y-%m-%d %H:%M', time.localtime(start))} (--since {since})")
         shown = [(_clipped(k), t) for k, t in groups.items()]  # why a list: two names may clip alike
         width = max(len(by), *(len(k) for k, _ in shown))
         click.echo(f"{by:<{width}}  {'calls':>5}  {'cost':>10}  {'input':>10}  {'output':>8}  {'cache':>10}")

@@ -282,7 +282,7 @@ def _refuse_unknown(mdir: str, ldir: str, eid: str) -> None:
 
 
 def week_line(mdir: str, now: float) -> str:
-    """``lh status``'s line: this week's shown, used and characters injected."""
+    """``lh status``'s line: the last seven days' shown, used and characters injected."""
     from lazy_harness.memory import damage, lines, usage_log
 
     w = usage_log.this_week(mdir, now)
@@ -290,5 +290,6 @@ def week_line(mdir: str, now: float) -> str:
     # why: a damaged line drops out of the figures without a word; said, the person knows they count less
     skipped = len(damage.check_file(path).skipped) if path in lines.NOTED else 0
     more = f"; {skipped} damaged line(s) of {path} not counted: lh memory check" if skipped else ""
-    return (f"usage this week: {w['shown']} shown, {w['used']} used, {w['injected_chars']} characters injected "
-            f"in {w['sessions']} session(s) (lh memory usage{more})")
+    # why not "this week": the totals are of the last seven days, not of the week since Monday
+    return (f"usage in the last 7 days: {w['shown']} shown, {w['used']} used, {w['injected_chars']} characters "
+            f"injected in {w['sessions']} session(s) (lh memory usage{more})")
