@@ -76,7 +76,7 @@ def merge_jsonl(src: str, dst: str, keep: bool = False) -> str:
 def _said(src: str, dst: str, added: int, found: int, keep: bool) -> str:
     """What a merge did, in words: "0 of 0 entries added" said nothing of the file (it held no entry) nor
     of what became of it."""
-    left = ": copied, left for the machines and projects that still read it" if keep else ": removed"
+    left = ": left for the machines and projects that still read it" if keep else ": removed"
     if not found:
         return f"migrate: {src}: no entries in it{left}"
     if not added:
