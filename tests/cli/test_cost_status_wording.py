@@ -37,3 +37,19 @@ def test_status_names_the_last_seven_days_not_this_week(isolated_home, tmp_path,
     assert out.code == 0, out
     [line] = [ln for ln in out.out.splitlines() if ln.startswith("usage ")]
     assert line.startswith("usage in the last 7 days: "), line
+
+
+def test_status_reads_the_months_spend_once(isolated_home, tmp_path, monkeypatch):
+    """``lh status`` read the ledger's month twice (its sessions' pause, then its spend line): 2.4 s more
+    with 250,000 lines this month (benchmarks/bench_ledger_doctor.py). Once, with the same figures."""
+    from lazy_harness.cost import ledger
+
+    spent(0.25)
+    reads = []
+    real = ledger.read_since
+    monkeypatch.setattr(ledger, "read_since", lambda *a, **k: reads.append(a) or real(*a, **k))
+    monkeypatch.chdir(tmp_path)
+    out = invoke("status")
+    assert out.code == 0, out
+    assert "spend: today $0.25 of $5.00" in out.out, out.out
+    assert len(reads) == 1, reads

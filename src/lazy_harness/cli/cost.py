@@ -54,12 +54,15 @@ def load_config() -> Config:
         return config.defaults()
 
 
-def spend_lines(cfg: Config, now: float | None = None) -> list[tuple[str, str, str, str | None]]:
-    """``lh doctor``'s spend checks: (status, check, detail, hint) rows."""
+def spend_lines(cfg: Config, now: float | None = None,
+                seen: Spend | None = None) -> list[tuple[str, str, str, str | None]]:
+    """``lh doctor``'s spend checks: (status, check, detail, hint) rows; ``seen``: the spend the caller
+    read already (``budget.spend``). why: each read goes through the month's ledger lines (seconds with
+    250,000 of them), and lh status read it twice."""
     from lazy_harness.cost import budget, paused
 
     now = time.time() if now is None else now
-    verdict = paused.pause(cfg, now)
+    verdict = paused.pause(cfg, now, seen)
     detail = (f"today {budget.money(verdict.spent_today)} of {budget.money(verdict.daily)}, "
               f"this month {budget.money(verdict.spent_month)} of {budget.money(verdict.monthly)}")
     rows: list[tuple[str, str, str, str | None]] = []

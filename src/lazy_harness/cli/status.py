@@ -407,7 +407,7 @@ def status(recent: int) -> None:
     codex = hooks_codex.status_line(cwd)
     if codex:
         click.echo(codex)
-    for _, check, detail, hint in with_failing(spend_lines(cfg), q):
+    for _, check, detail, hint in with_failing(spend_lines(cfg, seen=spend), q):
         click.echo(f"{check}: {detail}" + (f" (hint: {hint})" if hint else ""))
     click.echo(f"index: {index_state()}")
     click.echo(f"sync: {sync_state(cfg)}")
