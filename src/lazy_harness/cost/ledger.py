@@ -345,8 +345,8 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     SLACK: lines out of order (a sync, a clock step) never hide the period's spend from the caps.
     ``mine``: only this machine's own lines (``own``, ADR 0065), each once; the others neither count
     nor make the run of old lines that stops the read (a remote's old lines merged after today's).
-    ``light``: an entry of a line as :func:`record` writes it holds only ``ts``, ``total_cost_usd`` and
-    ``call`` (the same lines, the same amounts; for the caps, which read nothing else)."""
+    ``light``: an entry of a line as :func:`record` writes it holds only ``ts``, ``total_cost_usd``,
+    ``call`` and ``by`` (the same lines, the same amounts; for the caps, which read nothing else)."""
     path = path or paths.ledger_file(env)
     # why make=False: a read makes no key (lh doctor is read-only); the spenders make it (budget.open_call, record)
     keys = own.ring(env, lambda since: raw_since(since, env), make=False) if mine else None
