@@ -34,6 +34,7 @@ from lazy_harness.logfile import stamp
 from lazy_harness.memory import ids, lines
 from lazy_harness.memory.files import iso_epoch, is_learning_name, month_folders, recent_learning_files
 from lazy_harness.memory.frontmatter import MAX_OPEN_SCAN, open_quote, read_frontmatter_values
+from lazy_harness.memory.learning_text import CONTEXT_HEAD, LEARNING_HEAD, edited_by_hand, fields_of, text_key  # noqa: F401
 from lazy_harness.memory.sanitize import normalise, one_line, text_block
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
@@ -148,28 +149,6 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
     body = f"{LEARNING_HEAD}{text_block(item.get('learning'))}{CONTEXT_HEAD}{text_block(item.get('context'))}\n"
     return f"---\n{head}---\n\n{body}"
-
-
-LEARNING_HEAD, CONTEXT_HEAD = "## Learning\n\n", "\n\n## Context\n\n"  # the body's sections, as render writes them
-
-
-def fields_of(meta: dict, body: str) -> dict:
-    """A learning file read back as the fields :func:`render` wrote it from (title, learning, context,
-    tags, cues, scope): what the learned check was trained and measured on (``trust.text_of``). why not
-    the file's text: its headings and a list's brackets moved every score up (worker/learned_check.py).
-    A body not in ``render``'s form (edited by hand) is its learning whole."""
-    learning, context = body.strip(), ""
-    if learning.startswith(LEARNING_HEAD.strip()) and CONTEXT_HEAD.strip() in learning:
-        learning, _, context = learning.removeprefix(LEARNING_HEAD.strip()).rpartition(CONTEXT_HEAD.strip())
-    return {**{k: meta.get(k) for k in ("title", "tags", "cues", "scope")},
-            "learning": learning.strip(), "context": context.strip()}
-
-
-def edited_by_hand(meta: dict, body: str) -> bool:
-    """Whether a learning's text was edited since it was written: the digest it was written with
-    (``text_digest``) is not that of its text now. A file written before ``text_digest`` cannot tell."""
-    wrote = meta.get("text_digest")
-    return isinstance(wrote, str) and bool(wrote) and text_key(fields_of(meta, body)["learning"]) != wrote
 
 
 def id_of(path: str, head: dict | None = None) -> str | None:
@@ -341,12 +320,6 @@ def file_of(learnings_dir: str, listing: dict[str, list[str]], title: str, lid: 
             if same_learning(path, lid):
                 return path
     return None
-
-
-def text_key(text: object) -> str:
-    """12 hex characters of a learning's text once normalised: the same words in another case or
-    spacing are the same text, any other word is a new one."""
-    return hashlib.sha256(normalise(text).encode("utf-8", "replace")).hexdigest()[:12]
 
 
 def version_id(taken: dict[str, str], origin: str, title: str, text: object, session: str) -> str:

@@ -13,7 +13,7 @@ from lazy_harness.memory import (
 from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui and the CLI read it here)
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
-from lazy_harness.recall.readback.learnings import day_of, learning_id, own, to_show
+from lazy_harness.recall.readback.learnings import HAND_EDITED, day_of, learning_id, own, to_show
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -38,6 +38,7 @@ CANDIDATES = 200  # newest learning files considered for ranking; never all of t
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
 CAP_ITEM, CAP_SUMMARY, CAP_DETAIL, CAP_TITLE = 500, 200, 300, 160  # caps per item (and held.CAP_EXCERPT)
+EDITED = "edited by hand since it was written"  # as ``lh memory show`` tags such a learning
 SAME_NAME = "another project of this name"  # a learning's origin named as this project, under another key
 
 
@@ -161,6 +162,8 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
                                              project_field="origin"), 120)
         if head.get("origin") == project and not own(head, project, owned.keys):
             origin += f", {SAME_NAME}"  # why: "in api" alone reads as this project's own (~/work/api, ~/clients/api)
+        if head.get(HAND_EDITED):  # why: another text of its title is shown too (learnings.mark_hand_edits)
+            origin += f", {EDITED}"
         text = neutral(head.get("learning"), held.CAP_EXCERPT)
         tag = label("learning", learning_id(head), day_of(head), origin)
         items.append(f"- {tag}: {title} ({rel})" + (f": {text}" if text else ""))

@@ -321,7 +321,28 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
     shown = [h for _, h in zip(range(n), older_own_wins(kept, older, project, key, screen), strict=False)]
     if older is not None and (problem := older.save()):
         stats["errors"].append(problem)
+    mark_hand_edits(shown)
     return shown
+
+
+HAND_EDITED = "edited_by_hand"  # set on a shown head whose text the person edited beside another of its title
+
+
+def mark_hand_edits(shown: list[dict]) -> None:
+    """Set :data:`HAND_EDITED` on each of ``shown`` edited by hand since it was written while another text
+    of its title (by its words) is shown too, as ``lh memory show`` tags it. why: a session's new text of a
+    title is written beside a text the person edited and does not replace it (ADR 0063), and the start
+    showed both with nothing telling them apart. Only such a title's files are read whole."""
+    titles: dict[str, int] = {}
+    for h in shown:
+        titles[older_own.title_key(h)] = titles.get(older_own.title_key(h), 0) + 1
+    if all(n == 1 for n in titles.values()):
+        return
+    from lazy_harness.memory.learning_text import file_edited_by_hand
+
+    for h in shown:
+        if titles[older_own.title_key(h)] > 1 and file_edited_by_hand(h["path"]):
+            h[HAND_EDITED] = True
 
 
 def own_title_wins(ranked: Iterable[dict], project: str, key: Key, known: Iterable[str] = ()) -> Iterator[dict]:
