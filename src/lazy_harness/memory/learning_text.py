@@ -26,10 +26,11 @@ def fields_of(meta: dict, body: str) -> dict:
 
 def text_key(text: object) -> str:
     """12 hex characters of a learning's text once normalised: the same words in another case or
-    spacing are the same text, any other word is a new one."""
+    spacing are the same text, any other word is a new one. No text (None) is the empty text its file
+    holds (``learnings.render`` writes it so): read back, it was taken for a text edited by hand."""
     import hashlib  # why here: the SessionStart digest asks only when a title is shown twice
 
-    return hashlib.sha256(normalise(text).encode("utf-8", "replace")).hexdigest()[:12]
+    return hashlib.sha256(normalise("" if text is None else text).encode("utf-8", "replace")).hexdigest()[:12]
 
 
 def edited_by_hand(meta: dict, body: str) -> bool:
