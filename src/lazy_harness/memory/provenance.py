@@ -252,10 +252,16 @@ def describe(rec: dict, kind: str = "", machine: str | None = None, session_key:
     theirs = theirs if isinstance(theirs, str) else ""
     if (theirs and theirs != machine) or arrived(rec, kind):
         what = _synced(what, rec, theirs, machine)
-    wrote = rec.get("text_digest")
-    if kind in ("decision", "failure") and isinstance(wrote, str) and wrote and wrote != digest_of(rec, kind):
+    if edited_by_hand(rec, kind):
         what += ", edited by hand since"
     return what
+
+
+def edited_by_hand(rec: dict, kind: str) -> bool:
+    """Whether a decision or failure was edited by hand since it was written: the digest it was written
+    with (``text_digest``) is not that of its text now. A line written before the field cannot tell."""
+    wrote = rec.get("text_digest")
+    return kind in ("decision", "failure") and isinstance(wrote, str) and bool(wrote) and wrote != digest_of(rec, kind)
 
 
 def _synced(what: str, rec: dict, theirs: str, machine: str) -> str:

@@ -64,11 +64,14 @@ def apply(changes: list[Change], c: Candidates, memory_dir: str, learnings_dir: 
     done: list[Change] = []
     dropped: list[str] = []
     edited = _edited(memory_dir, c) if any(ch.action in ("supersede", "merge_failures") for ch in changes) else set()
+    by_hand = _by_hand(memory_dir, c, {ch.target for ch in changes if ch.action in HIDING})
     why: str | None
     for ch in changes:
         at = _unfinished(j, ch)
         if {ch.target, ch.other} & edited:
             wrote, why = False, EDITED
+        elif ch.action in HIDING and ch.target in by_hand:
+            wrote, why = False, BY_HAND
         elif ch.action in ("supersede", "merge_failures"):
             op = "supersede" if ch.action == "supersede" else "merge"
             wrote = edits.add_mark(memory_dir, j, op, ch.target, ch.other, ch.reason, now,
@@ -107,6 +110,30 @@ def _edited(memory_dir: str, c: Candidates) -> set[str]:
         for rec in files.read_entries(os.path.join(memory_dir, name)):
             now.setdefault(ids.of_record(rec, kind), set()).add(normalise(one_line(rec["summary"])))
         out |= {e.id for e in group if now.get(e.id) != {normalise(e.text)}}
+    return out
+
+
+HIDING = ("supersede", "merge_failures", "deprecate_learnings")  # the changes that hide their target
+BY_HAND = "edited by hand since it was written: the person's word stands"
+
+
+def _by_hand(memory_dir: str, c: Candidates, targets: set[str]) -> set[str]:
+    """The ``targets`` (entries a change would hide) the person edited by hand since they were written: a
+    decision or failure whose text is not the one its ``text_digest`` was taken of, a learning whose text
+    is not (ADR 0064's rule, ``learning_text.edited_by_hand``). why: the person's word was superseded or
+    deprecated for a text the model judged newer; undoable, but hidden without a word to the person."""
+    if not targets:
+        return set()
+    import os
+
+    from lazy_harness.memory import files, ids, provenance
+    from lazy_harness.memory.learning_text import file_edited_by_hand
+
+    out = {e.id for e in c.learnings if e.id in targets and e.path and file_edited_by_hand(e.path)}
+    for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
+        for rec in files.read_entries(os.path.join(memory_dir, name)):
+            if (eid := ids.of_record(rec, kind)) in targets and provenance.edited_by_hand(rec, kind):
+                out.add(eid)
     return out
 
 
