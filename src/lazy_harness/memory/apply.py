@@ -314,8 +314,10 @@ def _raced(p: Plan, item: dict, new: str, older: list[str]) -> list[str]:
 
     if not older:
         return []
-    versions = learnings.of_title(p.learnings_dir, learnings.names_by_slug(p.learnings_dir),
-                                  one_line(item.get("title")), one_line(p.meta.get("project")))
+    # why the plan's renamed files: another persist's new text has the name its title gives
+    listing = learnings.with_renamed(learnings.names_by_slug(p.learnings_dir), p.renamed)
+    versions = learnings.of_title(p.learnings_dir, listing, one_line(item.get("title")),
+                                  one_line(p.meta.get("project")))
     since = {v["by"] for v in versions if v["path"] in older and v["status"] == "deprecated"} - {new}
     return [v["path"] for v in versions if v["id"] in since and v["status"] == "active"
             and v["now"] == (v["wrote"] or v["now"]) and v["path"] not in older]

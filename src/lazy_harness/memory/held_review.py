@@ -82,7 +82,7 @@ def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: fl
     from lazy_harness.memory.files import iso_epoch
 
     title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
-    versions = learnings.of_title(learnings_dir, learnings.names_by_slug(learnings_dir), title, origin)
+    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin)
     mine = next((v for v in versions if v["path"] == path), None)
     if mine is None:
         return []
@@ -115,7 +115,7 @@ def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: flo
     from lazy_harness.memory.files import iso_epoch
 
     title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
-    versions = learnings.of_title(learnings_dir, learnings.names_by_slug(learnings_dir), title, origin)
+    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin)
     mine = next((v for v in versions if v["path"] == path), None)
     since = iso_epoch(mine["created"]) if mine else None
     # why of_title's order: the newest first

@@ -311,6 +311,42 @@ def names_by_slug(learnings_dir: str) -> dict[str, list[str]]:
     return out
 
 
+def renamed(scanned: list[tuple[str, dict]]) -> dict[str, list[str]]:
+    """``{the name its title gives (``<slug>.md``): files}`` of the learning files (``scanned``: :func:`heads`)
+    whose name does not start as their title's does: renamed by hand (``money-notes.md``, a date of
+    another day). why: the title inside the file is what counts (ADR 0063, 0071); looked for by its
+    name alone, such a file was no text of its title, and a correction stood beside it, both shown."""
+    out: dict[str, list[str]] = {}
+    for path, head in scanned:
+        title = head.get("title")
+        if not isinstance(title, str) or not ids.title_key(title):
+            continue
+        if os.path.basename(path)[11:].replace("-", "").startswith(_stem(title)) and date_of_name(path):
+            continue
+        out.setdefault(os.path.basename(learning_path("", title, 0.0))[11:], []).append(path)
+    return out
+
+
+def date_of_name(path: str) -> bool:
+    """Whether a learning file's name begins with a date (``YYYY-MM-DD-``), as the store names each."""
+    name = os.path.basename(path)
+    return len(name) > 11 and name[4] == name[7] == name[10] == "-" and (name[:4] + name[5:7] + name[8:10]).isdigit()
+
+
+def with_renamed(listing: dict[str, list[str]], extra: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``listing`` (:func:`names_by_slug`) with the files of :func:`renamed` listed under their titles' names too."""
+    out = {name: list(found) for name, found in listing.items()}
+    for name, found in extra.items():
+        out.setdefault(name, []).extend(p for p in found if p not in out[name])
+    return out
+
+
+def titled_listing(learnings_dir: str, scanned: list[tuple[str, dict]] | None = None) -> dict[str, list[str]]:
+    """:func:`names_by_slug` with every file renamed by hand under its title's name (:func:`renamed`);
+    ``scanned``: :func:`heads`, read already (else read here: one head of each file)."""
+    return with_renamed(names_by_slug(learnings_dir), renamed(heads(learnings_dir) if scanned is None else scanned))
+
+
 def file_of(learnings_dir: str, listing: dict[str, list[str]], title: str, lid: str, now: float) -> str | None:
     """The file of learning ``lid`` on any day (``listing`` from ``names_by_slug``); only the names its
     title's slug can take are opened."""
@@ -344,9 +380,12 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
 
     # why words, not the id's key: a title spelt otherwise (``orders-table``, ``Orders table``) is the same
     # why without its dashes: a mark outside ASCII (``orders—table``) leaves none in the name (``orderstable``)
-    identity, stem, out = (normalise(origin), ids.title_words(title)), _stem(title), []
+    identity, stem, out, seen = (normalise(origin), ids.title_words(title)), _stem(title), [], set()
     for name, found in listing.items():
         for path in sorted(found) if name.replace("-", "").startswith(stem) else ():
+            if path in seen:  # why: a file renamed by hand is listed under its name and its title's too
+                continue
+            seen.add(path)
             parsed = None if damaged(path) else learning_parts(path)
             meta = parsed[0] if parsed else {}
             if not meta or (normalise(meta.get("origin") or ""), ids.title_words(meta.get("title") or "")) != identity:

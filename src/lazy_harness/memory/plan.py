@@ -77,6 +77,8 @@ class Plan:
         # writes take theirs from it. why not read again: a second scan of every file (0.5 s for 3,000
         # learnings); a file written meanwhile under the same name is refused by the exclusive create
         self.taken: dict[str, str] | None = None
+        # learning files renamed by hand, under their titles' names (learnings.renamed)
+        self.renamed: dict[str, list[str]] = {}
 
     def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
@@ -230,10 +232,11 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
     from lazy_harness.memory import learnings
     origin = one_line(p.meta.get("project"))
     recent = learnings.recent_ids(p.learnings_dir, RECENT_TITLES)
-    listing = learnings.names_by_slug(p.learnings_dir)
+    scanned = learnings.heads(p.learnings_dir)  # every learning file's head, read once
+    p.renamed = learnings.renamed(scanned)
+    listing = learnings.with_renamed(learnings.names_by_slug(p.learnings_dir), p.renamed)
     batch: set[str] = set()
     taken = None  # every learning's id, read once a learning is to be written
-    scanned: list[tuple[str, dict]] = []  # every learning file's head, read once (learnings.heads)
     here: dict[str, list[str]] | None = None  # this project's learnings by title, read once one is not found by its id
     for item in items:
         title = one_line(item.get("title")) if isinstance(item, dict) else ""
@@ -248,7 +251,6 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
             continue
         batch.add(ids.title_words(title))
         if taken is None:
-            scanned = learnings.heads(p.learnings_dir)
             taken = p.taken = learnings.taken_ids(p.learnings_dir, scanned)
         identity = ids.key_of("learning", title, origin)
         lid = edited_since(taken, "learning", identity)
@@ -337,7 +339,7 @@ def _plan_splits(p: Plan) -> None:
     if not split:
         return
     planned = {o for a in p.actions if a.kind == REWRITE for o in a.payload[2]}
-    listing = learnings.names_by_slug(p.learnings_dir)
+    listing = learnings.titled_listing(p.learnings_dir)
     # why every claimant, not only the old text's: a machine that rewrote its own new text again holds
     # the newest of its line in a file the old text's runs do not name
     claimants = set().union(*claims.values())
