@@ -172,15 +172,17 @@ def adopt(old_key: str, project: str | None, force: bool) -> None:
             raise LhError(f"{old_key} is the memory of another machine's project{_names_of(old)}: it never ran on "
                           "this machine and came by sync; adopting it would take that project's memory",
                           hint=f"lh memory adopt --force -- {old_key}, to copy it here; that machine keeps it")
-    for line in owners.adopt_folder(old, mdir, time.time(), project_name(root)):
+    said, run = owners.adopt_journalled(old, mdir, time.time(), project_name(root))
+    for line in said:
         _say(f"lh: {line}")
     last_key.remember_key(root, mdir)  # why: as the worker does: an origin change before its next session finds it
     index_after(mdir, ldir)
     index_after(old, ldir)  # why: the old folder's entries leave the index with its files
     if os.path.exists(usage_log.path_of(mdir)):  # why: the sessions its usage record counted count here now
         usage_log.refresh_ranks(None, mdir)
-    _say(f"{old_key} adopted into {mdir}" if here else
-         f"{old_key} copied into {mdir}; its folder is left as it was for the machine whose project it is")
+    _say((f"{old_key} adopted into {mdir}" if here else
+          f"{old_key} copied into {mdir}; its folder is left as it was for the machine whose project it is")
+         + f" (journal {run}: lh memory undo {run})")
 
 
 def _names_of(folder: str) -> str:

@@ -325,6 +325,7 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
 
     stored, passed = _run_to_undo(memory_dir, roots, run, never)
     data, when = journal_format.resolved(stored, memory_dir), stamp(now)
+    roots = roots + adopted_folders(stored, memory_dir)
     restored, problems = [], []
     for entry, kept in zip(reversed(data["files"]), reversed(stored["files"]), strict=True):
         if entry.get("restored"):  # by an earlier undo of this run that left another file alone
@@ -342,6 +343,18 @@ def undo(memory_dir: str, roots: tuple[str, ...], run: str | None = None, now: f
         data["undone"] = stored["undone"] = when
     atomic_write(os.path.join(folder(memory_dir), f"{stored['run']}.json"), journal_format.text(stored))
     return {**data, "passed_over": passed}, restored, problems
+
+
+def adopted_folders(data: dict, memory_dir: str) -> tuple[str, ...]:
+    """The earlier memory folders an ``adopt`` run took over (its ``folders``: names of folders beside
+    ``memory_dir``), whose files its undo puts back; none for a run of any other kind. why names only: the
+    journal is synced, and a name with a separator, ``.`` or ``..`` could point anywhere."""
+    if data.get("kind") != "adopt" or not isinstance(data.get("folders"), list):
+        return ()
+    parent = os.path.dirname(os.path.abspath(memory_dir).rstrip(os.sep))
+    return tuple(os.path.join(parent, name) for name in data["folders"]
+                 if isinstance(name, str) and name not in ("", ".", "..") and os.sep not in name
+                 and not (os.altsep and os.altsep in name))
 
 
 def merged(base: bytes, ours: bytes, theirs: bytes, run: str | None = None) -> bytes:

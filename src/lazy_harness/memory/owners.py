@@ -36,6 +36,7 @@ from lazy_harness.regular_file import open_regular
 # load its read side: house style section 3)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from lazy_harness.memory.journal import Journal
     from lazy_harness.memory.shapes import Env
 
 # --- learnings written before keys were recorded ----------------------------------------------------
@@ -210,6 +211,50 @@ def _by_transcripts(root: str, mdir: str, env: Env | None) -> list[tuple[str, st
     key = paths.project_key(was)
     folder = os.path.join(os.path.dirname(mdir.rstrip(os.sep)), key)
     return [(key, was)] if key != os.path.basename(mdir.rstrip(os.sep)) and os.path.isdir(folder) else []
+
+
+ADOPT = "adopt"  # the journalled run of ``lh memory adopt``, in the adopting folder
+
+
+def adopt_journalled(old_dir: str, memory_dir: str, now: float, project: str | None = None) -> tuple[list[str], str]:
+    """:func:`adopt_folder` as one journalled run of kind ``adopt`` in ``memory_dir``'s journal: (its log
+    lines, the run). ``lh memory undo`` puts both folders back: the earlier folder's files, this folder's
+    entries (only the lines the run appended: a session's since are kept) and its alias record. why: adopt
+    was the one command that changed memory with no run, so nothing undid it (``journal.undo`` writes in
+    the earlier folder only for a run of this kind that names it, ``folders``)."""
+    from lazy_harness.atomic import ensure_dir, read_bytes
+    from lazy_harness.memory import journal, migrate
+
+    ensure_dir(memory_dir)
+    old_key = os.path.basename(old_dir.rstrip(os.sep))
+    j = journal.Journal(memory_dir, ADOPT, project or "", now)
+    j.data["folders"] = [old_key]
+    names = (*migrate.JSONL, *migrate.OWN, migrate.HANDOFF)
+    watched = [os.path.join(d, n) for d in (old_dir, memory_dir) for n in names]
+    watched.append(os.path.join(memory_dir, aliases.FILE))
+    before = {path: read_bytes(path) for path in watched}
+    for path in watched:
+        j.track(path)
+    out = adopt_folder(old_dir, memory_dir, now, project)
+    for path in watched:
+        _recorded(j, path, before[path], read_bytes(path), here=path.startswith(memory_dir + os.sep))
+    j.note(f"adopt {old_key} into {os.path.basename(memory_dir.rstrip(os.sep))}"
+           + (f": {'; '.join(out)}" if out else ""))
+    j.save()
+    return out, j.run
+
+
+def _recorded(j: Journal, path: str, before: bytes | None, after: bytes | None, here: bool) -> None:
+    """Note ``path`` as the run left it; a JSONL file of this folder the run appended to, with its lines
+    (its undo takes out only those, keeping a session's written since)."""
+    grown = after is not None and path.endswith(".jsonl") and here and after != before \
+        and after.startswith(before or b"")
+    if not grown:
+        j.record(path)
+        return
+    for line in (after or b"")[len(before or b""):].decode("utf-8", "replace").splitlines():
+        if line.strip():
+            j.record(path, appended=line)
 
 
 def adopt_folder(old_dir: str, memory_dir: str, now: float, project: str | None = None) -> list[str]:
