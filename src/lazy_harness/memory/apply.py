@@ -96,6 +96,7 @@ def apply(p: Plan, before_commit: Callable[[Plan, Report, Intent], object] | Non
     with files.FolderLock(p.memory_dir):
         report.recovered = intent.recover(p.memory_dir, p.env)
         lines = _lines_to_append(p, report)
+        _note_written(p, lines)
         answer = None
         if p.handoff is not None:
             answer = handoff_answer.prepare_answer(p.memory_dir, p.handoff[0], p.handoff[1], p.meta, _session_time(p))
@@ -177,6 +178,18 @@ def _lines_to_append(p: Plan, report: Report) -> dict[str, list[str]]:
     return out
 
 
+def _note_written(p: Plan, lines: dict[str, list[str]]) -> None:
+    """Add to ``lines`` the record of the ids the persist writes (memory/written.py): appended with them,
+    in the persist's undo record, so a rollback takes both out."""
+    from lazy_harness.logfile import stamp
+    from lazy_harness.memory import written
+
+    new = [line for name in (files.DECISIONS, files.FAILURES)
+           for line in lines.get(os.path.join(p.memory_dir, name), [])]
+    if new:
+        lines[written.path_of(p.memory_dir)] = written.lines_for(new, stamp(p.now))
+
+
 def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
     for path, todo in lines.items():
         if os.path.basename(path) == handoff.STATE:
@@ -184,7 +197,8 @@ def _write_appends(lines: dict[str, list[str]], report: Report) -> None:
         entries.heal_tail(path)
         for line in todo:
             append_line(path, line)
-            report.appended[path] = report.appended.get(path, 0) + 1
+            if os.path.basename(path) != "written.jsonl":  # why: a record of entries, not one (memory/written.py)
+                report.appended[path] = report.appended.get(path, 0) + 1
 
 
 def _run_of(p: Plan, kind: str, log: Intent | None) -> Journal:

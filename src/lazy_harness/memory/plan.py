@@ -79,6 +79,15 @@ class Plan:
         self.taken: dict[str, str] | None = None
         # learning files renamed by hand, under their titles' names (learnings.renamed)
         self.renamed: dict[str, list[str]] = {}
+        self._written: set[str] | None = None  # written_ids
+
+    def written_ids(self) -> set[str]:
+        """The ids of the entries the store wrote to this folder (memory/written.py), read once."""
+        if self._written is None:
+            from lazy_harness.memory import written
+
+            self._written = written.ids_of(self.memory_dir)
+        return self._written
 
     def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
@@ -145,6 +154,10 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
                           (rec["id"], None, marks.describe(named[0])))
                 else:
                     p.add(SKIP, path, f"already recorded: {rec['summary']}")
+            elif rec["id"] in p.written_ids():
+                # why: a line the store wrote and the person deleted by hand since, given back by a session
+                # (handoff-now --again, a retry): the deletion stands, as a forget does (memory/written.py)
+                p.add(SKIP, path, f"kept out: {rec['id']} was deleted by hand since it was written: {rec['summary']}")
             else:
                 seen.add(key)
                 taken[rec["id"]] = key
