@@ -12,6 +12,7 @@ import click
 from lazy_harness import paths, queue
 from lazy_harness.cli.options import project_option
 from lazy_harness.errors import LhError
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def _no_record(path: str) -> str | None:
 
     first: str | None = None
     number, inside = 0, False
-    with open(path, "rb") as fh:
+    with open(open_regular(path)[0], "rb") as fh:  # why: a FIFO put there since isfile held it in open()
         while chunk := fh.readline(LONG_LINE):
             ended = chunk.endswith(b"\n")
             if inside:  # the rest of a long line, already judged
@@ -72,6 +73,19 @@ def _no_record(path: str) -> str | None:
     return first
 
 
+def _check_transcript(transcript: str, path: str) -> None:
+    """Raise LhError naming ``transcript`` when ``path`` is no regular file or holds no record."""
+    if not os.path.isfile(path):
+        raise LhError(_not_a_transcript(transcript, path))
+    # why: notes or a binary file were read as an empty session: "skipped (empty)", exit 0, queue state written
+    try:
+        why = _no_record(path)
+    except OSError as exc:  # e.g. a FIFO put there since isfile looked
+        raise LhError(f"{transcript}: cannot read: {exc.strerror or exc}") from None
+    if why is not None:
+        raise LhError(f"{transcript}: not a transcript ({why})")
+
+
 @click.command()
 @click.argument("transcript", type=click.Path(dir_okay=False))
 @project_option("Project folder (default: the session's cwd).")
@@ -86,12 +100,7 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
     from lazy_harness.worker import pipeline, rollout
 
     path = os.path.abspath(transcript)
-    if not os.path.isfile(path):
-        raise LhError(_not_a_transcript(transcript, path))
-    # why: notes or a binary file were read as an empty session: "skipped (empty)", exit 0, queue state written
-    why = _no_record(path)
-    if why is not None:
-        raise LhError(f"{transcript}: not a transcript ({why})")
+    _check_transcript(transcript, path)
     cfg = config.load()
     codex = rollout.session_meta(path)  # a Codex rollout starts with its session_meta (docs/how/codex.md)
     recorded = sessions.session_cwd(path)  # a resumed rollout's last turn's folder, as the hooks see it

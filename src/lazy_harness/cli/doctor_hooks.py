@@ -12,6 +12,7 @@ import shutil
 from lazy_harness import __version__, hook_command, settings
 from lazy_harness.cli.doctor_report import Report
 from lazy_harness.cli.hooks_found import managed_policy, managed_policy_says, not_here_notes, settings_files
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -339,9 +340,8 @@ def _cannot_start(program: str) -> str | None:
         return f"{program} not found"
     if os.path.isdir(found) or not os.access(found, os.X_OK):
         return f"{found} is not executable"
-    try:
-        with open(found, "rb") as fh:
-            first = fh.readline(4096)
+    try:  # why read_regular: a FIFO named as the program held lh doctor in open(); it runs nothing
+        first = read_regular(found, 4096).split(b"\n", 1)[0]
     except OSError as exc:
         return f"{found} cannot be read: {exc.strerror or exc}"
     interpreter = first[2:].decode("utf-8", "replace").split() if first.startswith(b"#!") else []

@@ -18,6 +18,7 @@ from lazy_harness import config, settings, settings_read, settings_write
 from lazy_harness.cli.hooks_found import settings_files
 from lazy_harness.cli.hooks_target import project_of, read_by_claude
 from lazy_harness.errors import SettingsError
+from lazy_harness.regular_file import NotRegularFile, read_regular
 
 
 def leave_for_plugin(target: str, leave: bool | None, where: str) -> bool:
@@ -155,10 +156,12 @@ def remove_made_folder(target: str) -> None:
     """After uninstall: the folder of ``target``, when install made it and it is empty now."""
     note = settings_write.made_folder_file(target)
     folder = os.path.dirname(os.path.abspath(target))
-    try:
-        with open(note, encoding="utf-8") as fh:
-            noted = fh.read().strip()
-    except OSError:
+    try:  # why read_regular: a FIFO in the note's place held uninstall in open(); now named, the folder kept
+        noted = read_regular(note).decode("utf-8").strip()
+    except (NotRegularFile, IsADirectoryError) as exc:
+        click.echo(f"warning: cannot read {note}: {exc.strerror}; {folder} left in place")
+        return
+    except (OSError, UnicodeDecodeError):
         return
     if noted != folder:
         return

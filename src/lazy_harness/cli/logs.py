@@ -8,6 +8,7 @@ import time
 import click
 
 from lazy_harness import logfile
+from lazy_harness.regular_file import read_regular
 
 
 # why: a log line may carry a model answer or transcript text written into it; a 300 KB line filled
@@ -75,9 +76,10 @@ def logs(follow: bool, only_hooks: bool, only_worker: bool, lines: int) -> None:
                 if size < offsets[path]:
                     offsets[path] = 0  # rotated
                 if size > offsets[path]:
-                    with open(path, "rb") as fh:
-                        fh.seek(offsets[path])
-                        chunk = fh.read()
+                    try:  # why read_regular: a FIFO put in the log's place since its size was read held it
+                        chunk = read_regular(path, offset=offsets[path])
+                    except OSError:
+                        continue
                     offsets[path] += len(chunk)
                     for line in chunk.decode("utf-8", "replace").splitlines():
                         click.echo(_shown(line, path))

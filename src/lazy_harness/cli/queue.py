@@ -22,6 +22,7 @@ from lazy_harness.errors import LhError
 from lazy_harness.logfile import terminal_safe
 from lazy_harness.project_identity import project_name
 from lazy_harness.queue import sweep
+from lazy_harness.regular_file import read_regular
 from lazy_harness.queue.task import AGENT, TRANSCRIPTS
 
 # why: what lh status, lh doctor and cli.hooks_worker import from here, split out into queue_files and
@@ -93,8 +94,12 @@ def show(ident: str) -> None:
     # why: the .error holds the last error only; the log holds each step (waits, retries, the model's calls)
     click.echo(terminal_safe(f"log: {log} (the worker's lines of this task: grep {tid} {shlex.quote(log)})"))
     if os.path.exists(path + ".error"):
-        with open(path + ".error", encoding="utf-8", errors="replace") as fh:
-            click.echo("error:\n" + terminal_safe(fh.read().rstrip(), keep="\n\t"))
+        try:  # why read_regular: a FIFO in its place held the command in open(); now named on one line
+            said = read_regular(path + ".error").decode("utf-8", "replace")
+        except OSError as exc:
+            click.echo(terminal_safe(f"error: cannot read {path}.error: {exc.strerror or exc}"))
+            return
+        click.echo("error:\n" + terminal_safe(said.rstrip(), keep="\n\t"))
 
 
 # What a retried task keeps of the finished one: which session, where its transcript is and how to

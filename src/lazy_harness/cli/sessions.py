@@ -26,6 +26,7 @@ import re
 
 from lazy_harness import paths
 from lazy_harness.project_identity import project_root
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -231,7 +232,7 @@ def session_cwd(path: str, max_records: int = 200) -> str | None:
         return cwd if isinstance(cwd, str) and cwd else None
 
     try:
-        with open(path, "rb") as fh:
+        with open(open_regular(path)[0], "rb") as fh:  # why: a FIFO held it in open()
             for n, line in enumerate(iter_lines(fh, 1 << 20)):
                 if n >= max_records:
                     break
@@ -258,7 +259,7 @@ def last_turn_cwd(path: str, limit: int = TAIL_BYTES, block: int = 1 << 16) -> s
     import json
 
     try:
-        with open(path, "rb") as fh:
+        with open(open_regular(path)[0], "rb") as fh:  # why: a FIFO held it in open()
             end = pos = fh.seek(0, os.SEEK_END)
             rest: list[bytes] = []  # why pieces, joined once the line is whole: a long line costs once
             while pos > 0 and end - pos < limit:
