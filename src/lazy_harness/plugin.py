@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from lazy_harness import paths, settings, settings_read
 from lazy_harness.errors import SettingsError
 from lazy_harness.project_identity import project_root
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -192,9 +193,8 @@ def _json_type(value: object) -> str:
 
 
 def _read_json(path: str) -> Any:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
+    try:  # why read_regular: a FIFO in its place held install, doctor and status in open()
+        raw = read_regular(path)
     except FileNotFoundError:
         return None
     except OSError as exc:

@@ -14,6 +14,7 @@ from lazy_harness import paths
 from lazy_harness.atomic import FILE_MODE, atomic_write, ensure_dir, read_bytes
 from lazy_harness.errors import SettingsError
 from lazy_harness.settings_read import read
+from lazy_harness.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,13 +71,15 @@ def _backup(base: str, raw: bytes, data: dict, now: float,
     beside it. A file that differs from a kept backup only in our own entries (a reinstall from a
     moved venv or another Python) is not kept again: uninstall gives back the person's part, which
     a backup already holds. Returns the backup and whether this call made it."""
-    try:
-        with open(base, "rb") as fh:
-            if fh.read() == raw:
-                return base, False
+    try:  # why read_regular: a FIFO in the backup's place held install in open(); now refused, naming it
+        if read_regular(base) == raw:
+            return base, False
     except FileNotFoundError:
         if atomic_write(base, raw, exclusive=True):
             return base, True
+    except OSError as exc:
+        raise SettingsError(f"{base}: cannot read: {exc.strerror or exc}; nothing written",
+                            f"move {base} aside") from None
     kept = _kept_already(base, persons_part(data), persons_part)
     if kept is not None:
         return kept, False

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lazy_harness import proc
+from lazy_harness.regular_file import NotRegularFile, read_regular
 from lazy_harness.errors import ModelError
 from lazy_harness.worker import llm
 from lazy_harness.worker.answer_parse import extract_object, whole
@@ -147,9 +148,11 @@ def mcp_servers(env: Mapping[str, str] | None) -> list[str]:
     import tomllib
 
     path = config_file(env)
-    try:
-        with open(path, "rb") as fh:
-            servers = tomllib.load(fh).get("mcp_servers")
+    try:  # why read_regular: a FIFO in its place held the worker in open(); codex exec would wait on it too
+        servers = tomllib.loads(read_regular(path).decode("utf-8")).get("mcp_servers")
+    except (NotRegularFile, IsADirectoryError) as exc:
+        raise llm.CallError(f"{path}: {exc.strerror}: codex exec would wait on it or refuse it, so no call was "
+                            "made", "config", llm.FAIL, hint=f"move {path} aside") from None
     except (OSError, ValueError):
         return []
     names = sorted(str(name) for name in servers) if isinstance(servers, dict) else []
@@ -178,8 +181,9 @@ def toml_error(env: Mapping[str, str] | None = None) -> str | None:
 
     path = config_file(env)
     try:
-        with open(path, "rb") as fh:
-            tomllib.load(fh)
+        tomllib.loads(read_regular(path).decode("utf-8"))
+    except NotRegularFile as exc:
+        return f"{path}: {exc.strerror} (codex would wait on it)"
     except OSError:
         return None
     except (ValueError, RecursionError) as exc:  # why: TOMLDecodeError, and bytes that are not UTF-8
