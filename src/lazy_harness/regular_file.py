@@ -24,10 +24,11 @@ class NotRegularFile(OSError):
     """What :func:`open_regular` raises for a FIFO, a device or a socket in a file's place."""
 
 
-def open_regular(path: str, flags: int = 0) -> tuple[int, os.stat_result]:
+def open_regular(path: str, flags: int = 0, mode: int = 0o600) -> tuple[int, os.stat_result]:
     """A descriptor open for reading on the regular file ``path``, and its stat. ``flags``: more to open
-    with (``os.O_NOFOLLOW``: a link in the file's place is refused, ELOOP)."""
-    fd = os.open(path, _FLAGS | flags)
+    with (``os.O_NOFOLLOW``: a link in the file's place is refused, ELOOP; ``os.O_CREAT``: made with
+    ``mode`` when missing)."""
+    fd = os.open(path, _FLAGS | flags, mode)
     return fd, _judged(fd, path)
 
 

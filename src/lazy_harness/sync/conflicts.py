@@ -35,7 +35,7 @@ from lazy_harness import jsonload, logfile, paths
 from lazy_harness.atomic import atomic_write, read_bytes
 from lazy_harness.memory import frontmatter, journal
 from lazy_harness.memory.provenance import learning_place
-from lazy_harness.regular_file import read_regular
+from lazy_harness.regular_file import NotRegularFile, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,9 +94,10 @@ def keep(data: str, cfg: Config, env: Mapping[str, str] | None, now: float,
     holding this machine's), before the run that journals it is saved. why: ``lh memory undo`` puts
     that version in place, and it must read as synced there, not as this machine's own."""
     side = side_file(data)
-    try:
-        with open(side, encoding="utf-8", errors="replace") as fh:
-            lines = [line for line in fh if line.strip()]
+    try:  # why read_regular: a FIFO in the note's place held the round, its lock taken, in open()
+        lines = [ln for ln in read_regular(side).decode("utf-8", "replace").splitlines(True) if ln.strip()]
+    except (NotRegularFile, IsADirectoryError) as exc:
+        return [f"{side}: cannot be read: {exc.strerror}; no conflict of this round kept from it (hint: move it aside)"]
     except OSError:
         return []
     noted, said = _noted(lines)
@@ -170,8 +171,7 @@ def _journal_other(path: str, root: str, one: dict, now: float, arriving: Arrivi
         if arriving is not None:  # why before the run: undo must never put in place what is not recorded
             arriving(theirs, path)
         if one.get("id"):  # the file with their line in place of ours
-            with open(path, "rb") as fh:
-                current = fh.read()
+            current = read_regular(path)  # why: a FIFO there is named by keep's caller, never waited on
             at = current.find(ours)
             if at < 0:
                 raise ValueError("this machine's line is no longer in the file")

@@ -11,6 +11,8 @@ import os
 import sys
 
 from lazy_harness import jsonload, logfile
+from lazy_harness.atomic import write_all
+from lazy_harness.regular_file import append_regular, read_regular
 from lazy_harness.errors import LhError
 from lazy_harness.sync.conflicts import ADDED, ENV, MERGED, THEIRS, line_records
 from lazy_harness.sync.rounds import run
@@ -284,9 +286,8 @@ def _driver(argv: list[str]) -> int:
         return 2
     parts = []
     for path in argv[1:4]:
-        try:
-            with open(path, "rb") as fh:
-                parts.append(fh.read())
+        try:  # why read_regular: what is not a regular file is read as an empty side, never waited on
+            parts.append(read_regular(path))
         except OSError:
             parts.append(b"")
     conflicts: list = []
@@ -310,5 +311,8 @@ def _note_conflicts(path: str, conflicts: list) -> None:
                                **({"theirs_kept": True} if key == THEIRS else {}),
                                **({"merged": _status_of(kept)} if key == MERGED else {})}, ensure_ascii=False) + "\n"
                    for key, kept, other in conflicts)
-    with open(side, "a", encoding="utf-8") as fh:
-        fh.write(text)
+    fd = append_regular(side)  # why: a plain open for writing waited there for a FIFO's reader, git's merge with it
+    try:
+        write_all(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import time
 
+from lazy_harness.regular_file import read_regular
 from lazy_harness.sync.repo import _git, _guarded
 from lazy_harness.sync.write_merged import STAGE
 
@@ -72,8 +73,8 @@ def _gc_running(gitdir: str, now: float | None = None) -> bool:
     running: it cannot be checked from here)."""
     path = os.path.join(gitdir, "gc.pid")
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            pid, _, host = fh.read().strip().partition(" ")
+        # why read_regular: a FIFO in its place held the round in open() before any git ran
+        pid, _, host = read_regular(path, 4096).decode("utf-8", "replace").strip().partition(" ")
         age = (time.time() if now is None else now) - os.stat(path).st_mtime
     except OSError:
         return False

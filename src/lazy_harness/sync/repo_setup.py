@@ -10,6 +10,7 @@ import shlex
 
 from lazy_harness import detach
 from lazy_harness.atomic import atomic_write, ensure_dir
+from lazy_harness.regular_file import read_regular
 from lazy_harness.sync.repo import BRANCH, SEEN, _git
 
 TYPE_CHECKING = False
@@ -72,10 +73,9 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None, pr
         _git(data, "symbolic-ref", "HEAD", f"refs/heads/{BRANCH}", env=env)
     for name, text in top_files(projects):
         path = os.path.join(data, name)
-        try:
-            with open(path, encoding="utf-8") as fh:
-                current = fh.read()
-        except OSError:
+        try:  # why read_regular: a FIFO there held every round in open(); replaced by the file, as a wrong one
+            current = read_regular(path).decode("utf-8")
+        except (OSError, UnicodeDecodeError):
             current = None
         if current != text:
             atomic_write(path, text)
@@ -98,8 +98,7 @@ def ensure_repo(data: str, remote: str, env: Mapping[str, str] | None = None, pr
     stamp = os.path.join(data, ".git", "lh-setup")
     wanted = json.dumps(settings, sort_keys=True)
     try:
-        with open(stamp, encoding="utf-8") as fh:
-            done = fh.read() == wanted
+        done = read_regular(stamp) == wanted.encode("utf-8")
     except OSError:
         done = False
     if not done:  # why: eight `git config` runs cost more than the rest of a quiet round

@@ -11,6 +11,7 @@ from contextlib import suppress
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import atomic_write, ensure_dir
 from lazy_harness.errors import LhError
+from lazy_harness.regular_file import read_regular
 from lazy_harness.sync import arrivals, conflicts, forgotten, replaced, sent_names
 from lazy_harness.sync.after_merge import (hold_merged, incoming_ids, recount_usage, record_handoff_edits,
                                            rerender_handoffs)
@@ -49,8 +50,7 @@ def check_layout(cfg: Config, env: Mapping[str, str] | None = None) -> str:
 
 def read_state(data: str) -> dict:
     try:
-        with open(os.path.join(data, STATE), encoding="utf-8") as fh:
-            value = json.load(fh)
+        value = json.loads(read_regular(os.path.join(data, STATE)))  # why: a FIFO there held every round
         return value if isinstance(value, dict) else {}
     except (OSError, ValueError):
         return {}

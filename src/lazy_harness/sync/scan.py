@@ -13,6 +13,7 @@ import re
 import time
 
 from lazy_harness import logfile
+from lazy_harness.regular_file import read_regular
 from lazy_harness.sync.bounds import secret_names
 from lazy_harness.sync.layout import outside_layout
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
@@ -131,8 +132,7 @@ def _journal_names(data: str, path: str) -> list[str]:
     """The paths of the files the journal at ``path`` (in the data folder) says its run changed; none
     for a journal that does not read as one."""
     try:
-        with open(os.path.join(data, path), encoding="utf-8") as fh:
-            files = json.load(fh).get("files")
+        files = json.loads(read_regular(os.path.join(data, path))).get("files")  # why: a FIFO held the scan
         return [str(f.get("path")) for f in files if isinstance(f, dict)] if isinstance(files, list) else []
     except (OSError, ValueError, AttributeError, RecursionError):
         return []

@@ -10,6 +10,7 @@ import os
 from contextlib import ExitStack, contextmanager
 
 from lazy_harness.atomic import atomic_write, ensure_dir, same_file
+from lazy_harness.regular_file import open_regular, read_regular
 from lazy_harness.sync.layout import _below, outside_layout
 from lazy_harness.sync.repo import SyncError, _git, _run_input, _sizes
 from lazy_harness.sync.repo_setup import TOP
@@ -187,8 +188,7 @@ def _after(here: bytes | None, old: str, old_size: int, merged: bytes | None, li
 
 
 def _read(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
+    return read_regular(path)  # why: a FIFO in a memory file's place held the merge, every lock taken
 
 
 @contextmanager
@@ -237,7 +237,7 @@ def _lock_one(stack: ExitStack, full: str, create: bool, created: list[str]) -> 
 
     while True:
         try:
-            fd = os.open(full, os.O_RDONLY | (os.O_CREAT if create else 0), 0o600)
+            fd, _ = open_regular(full, os.O_CREAT if create else 0)
         except (FileNotFoundError, NotADirectoryError):
             return None
         fcntl.flock(fd, fcntl.LOCK_EX)
