@@ -13,7 +13,7 @@ import os
 
 from lazy_harness import paths
 from lazy_harness.atomic import atomic_write
-from lazy_harness.regular_file import read_regular
+from lazy_harness.regular_file import append_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def storage_paused(message: str, env: Mapping[str, str] | None = None) -> None:
         atomic_write(path, " ".join(str(message).split())[:600] + "\n")
     except OSError:
         try:
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            os.close(append_regular(path))  # why: a plain open for writing waited for a FIFO's reader
         except OSError:
             pass
 

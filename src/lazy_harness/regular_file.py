@@ -17,6 +17,7 @@ import os
 
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _APPEND = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_WRITE = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _KIND, _FOLDER, _REGULAR = 0o170000, 0o040000, 0o100000  # stat.S_IFMT, S_IFDIR, S_IFREG without ``stat``
 
 
@@ -39,6 +40,20 @@ def append_regular(path: str, mode: int = 0o600, flags: int = 0) -> int:
     nobody reads the FIFO, and :class:`NotRegularFile` is raised when somebody does."""
     fd = os.open(path, _APPEND | flags, mode)
     _judged(fd, path)
+    return fd
+
+
+def rewrite_regular(path: str, mode: int = 0o600, flags: int = 0) -> int:
+    """A descriptor open for writing on the regular file ``path`` (made with ``mode`` when missing),
+    emptied once judged. why not O_TRUNC: what is judged must not be cut first; the open for writing
+    waits for a FIFO's reader as :func:`append_regular`'s would."""
+    fd = os.open(path, _WRITE | flags, mode)
+    _judged(fd, path)
+    try:
+        os.ftruncate(fd, 0)
+    except OSError:
+        os.close(fd)
+        raise
     return fd
 
 

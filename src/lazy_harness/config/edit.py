@@ -7,6 +7,7 @@ Only the CLI uses it; ``tomllib``, ``re`` and ``json`` are imported inside the f
 import os
 
 from lazy_harness.atomic import atomic_write
+from lazy_harness.regular_file import read_regular
 from lazy_harness.config.schema import MINIMUMS, RANGES, SCHEMA
 from lazy_harness.config.validate import parse_file
 
@@ -257,8 +258,8 @@ def _loop_edit(path: str, unless_off: bool) -> tuple[str, str | None, str | None
     target = _link_target(path)
     values, errors, _ = parse_file(target)  # raises on a syntax error, file untouched
     try:
-        with open(target, encoding="utf-8", newline="") as fh:  # why newline="": CRLF is kept, not rewritten
-            text = fh.read()
+        # why read_regular: a FIFO put there since it was parsed held the command; bytes: CRLF is kept
+        text = read_regular(target).decode("utf-8")
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         return target, None, None, 0o600

@@ -185,7 +185,7 @@ def wait_open_calls(env: Mapping[str, str] | None = None) -> None:
     """Return once every call running now has ended (its process released its marker's lock)."""
     for call in open_calls(env):
         try:
-            fd = os.open(call.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd, _ = open_regular(call.path)  # why: a FIFO put there since it was read held the wait
         except OSError:
             continue  # ended already
         try:

@@ -29,6 +29,7 @@ import os
 import time
 
 from lazy_harness import paths
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -232,7 +233,7 @@ def ring(env: Mapping[str, str] | None, lines: Lines, make: bool = True) -> Ring
         if _problem(path):
             return None
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd, _ = open_regular(path, getattr(os, "O_NOFOLLOW", 0))  # why: a FIFO put there since held the worker
         try:
             key = os.read(fd, 4096)
         finally:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from lazy_harness.regular_file import append_regular
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -37,7 +39,10 @@ def pull(s: Told, stamp: str) -> str:
     from lazy_harness.detach import spawn_pull
 
     ensure_dir(os.path.dirname(stamp))
-    os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT, 0o600))
+    try:  # why append_regular: a plain open for writing waited there for a FIFO's reader, the session with it
+        os.close(append_regular(stamp))
+    except OSError as exc:
+        return f" (pull not started: {stamp}: {exc.strerror or exc}; hint: move it aside)"
     os.utime(stamp, (s.now, s.now))
     try:
         pid, fd = spawn_pull(s.env)

@@ -19,7 +19,7 @@ import os
 from lazy_harness import paths
 from lazy_harness import queue as spool
 from lazy_harness.atomic import atomic_write, named, try_lock
-from lazy_harness.regular_file import read_regular
+from lazy_harness.regular_file import read_regular, rewrite_regular
 from lazy_harness.queue.task import AGENT, CODEX, PAYLOAD_AGENT, TRANSCRIPTS, agent_of, transcripts_folder
 
 TYPE_CHECKING = False
@@ -139,7 +139,10 @@ def sweep(queue: str, now: float, idle_seconds: float, env: Mapping[str, str] | 
 def _stamp(path: str, cursor: str, now: float) -> None:
     # why: not atomic_write: the stamp is a hint (its fsync cost more than the sweep); a torn or
     # lost stamp only makes the next sweep come early or start its rotation from the beginning
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:  # why rewrite_regular: a FIFO in the stamp's place held the hook in open() until a reader came
+        fd = rewrite_regular(path)
+    except OSError as exc:
+        raise named(exc, path) from None
     try:
         os.write(fd, (cursor + "\n").encode())
     except OSError as exc:

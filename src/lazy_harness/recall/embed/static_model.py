@@ -190,10 +190,11 @@ def _hash_fd(fd: int) -> str:
 
 def _open_checked(path: str, want: str, stamps: dict[str, str]) -> tuple[mmap.mmap, bool]:
     """The file mapped, once its bytes are the pinned ones; and whether it had to be hashed."""
+    from lazy_harness.regular_file import open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd, st = open_regular(path)  # why: a FIFO in a model file's place held the embedding in open()
         try:
-            st = os.fstat(fd)
             seen = f"{st.st_dev} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {want}"
             hashed = stamps.get(path) != seen
             if hashed:

@@ -10,6 +10,7 @@ import os
 import sys
 
 from lazy_harness import jsonload, paths, private
+from lazy_harness.regular_file import open_regular, rewrite_regular
 
 # why not ``typing.TYPE_CHECKING``: the prompt hook loads this module, and never ``typing`` (house style 3)
 TYPE_CHECKING = False
@@ -221,7 +222,7 @@ def back_off(where: str, now: float) -> None:
     """Ask no answerer for ``BACKOFF_SECONDS``; the marker names the one that did not answer."""
     hung = pid_in(where)
     try:
-        fd = os.open(os.path.join(where, BACKOFF_NAME), os.O_WRONLY | os.O_CREAT | os.O_TRUNC | NOFOLLOW, 0o600)
+        fd = rewrite_regular(os.path.join(where, BACKOFF_NAME), flags=NOFOLLOW)  # why: a FIFO held the prompt
         try:
             os.write(fd, f"{hung or 0}\n".encode())
             os.utime(fd, (now + BACKOFF_SECONDS, now + BACKOFF_SECONDS))
@@ -270,7 +271,7 @@ def start(env: Env, replace: bool = False) -> int | None:
 def pid_in(where: str, name: str = PID_NAME) -> int | None:
     """The pid written in ``<where>/<name>`` when that file is the user's own (not a link), or None."""
     try:
-        fd = os.open(os.path.join(where, name), os.O_RDONLY | NOFOLLOW)
+        fd, _ = open_regular(os.path.join(where, name), NOFOLLOW)  # why: a FIFO there held the prompt hook
     except OSError:
         return None
     try:
