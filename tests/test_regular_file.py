@@ -71,7 +71,7 @@ PLAIN_OPEN = {
     ("atomic.py", "_lock_file"): _LOCK,
     ("sync/rounds.py", "__enter__"): _LOCK,
     ("queue/sweep.py", "_forget"): _LOCK,
-    ("atomic.py", "open_append"): "O_RDWR never waits on a FIFO; append_line judges the descriptor (same_file)",
+    ("atomic.py", "open_append"): "O_RDWR never waits on a FIFO; the descriptor is judged before a write",
     ("codex_trust.py", "our_hashes"): _SCRATCH,
     ("worker/codex_distill.py", "call"): _SCRATCH,
     ("sync/drivers.py", "_driver"): _GITS,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 
-from lazy_harness.regular_file import open_regular, read_regular
+from lazy_harness.regular_file import NotRegularFile, open_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -232,15 +232,21 @@ def same_file(fd: int, path: str) -> bool:
 def open_append(path: str, mode: int = FILE_MODE) -> int:
     """``path`` opened to append (made when missing), never through a symbolic link: a memory file
     that is a link (``marks.jsonl`` -> ``~/.bashrc``) would take the line outside the memory folders,
-    which the worker's own writes refuse too (memory/plan.py). A link raises OSError naming the file."""
+    which the worker's own writes refuse too (memory/plan.py). A link raises OSError naming the file;
+    anything but a regular file (a FIFO) NotRegularFile. why: O_RDWR never waits on a FIFO, but a line
+    written there went into the pipe, never to disk, and one longer than its buffer waited for good."""
     try:
-        return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-                       | getattr(os, "O_NOFOLLOW", 0), mode)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_NOFOLLOW", 0), mode)
     except OSError as exc:
         if os.path.islink(path):
             raise OSError(exc.errno, "a symbolic link: lh writes no memory through a link (remove it, keep "
                           "its file's lines in a plain file)", path) from None
         raise
+    if os.fstat(fd).st_mode & 0o170000 != 0o100000:  # stat.S_ISREG without importing stat
+        os.close(fd)
+        raise NotRegularFile(6, "not a regular file", path)  # ENXIO, as regular_file says it
+    return fd
 
 
 def append_line(path: str, line: str, mode: int = FILE_MODE, heal: bool = False) -> None:
