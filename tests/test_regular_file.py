@@ -64,6 +64,7 @@ PLAIN_OPEN = {
     ("memory/trust.py", "rules_stamp"): _OURS,
     ("hotload.py", "_code_of"): _OURS,
     ("recall/resident/client.py", "code_stamp"): _OURS,
+    ("ui/server.py", "_asset"): "the package's own static files, read through importlib.resources",
     ("recall/resident/client.py", "_connect"): "the working folder (.), always a folder, opened to come back",
     ("recall/resident/client.py", "is_answerer"): _PROC,
     ("recall/resident/client.py", "resident_kb"): _PROC,
@@ -86,27 +87,37 @@ PLAIN_OPEN = {
 OWN_OPENERS = {"regular_file.py", "private.py", "worker/owed.py"}
 
 
-def _plain_opens(tree) -> set[tuple[str, int]]:
-    """(function, line) of each call in ``tree`` that opens a file by its name and may wait on a FIFO:
-    ``open(name)`` (``open(fd)`` of a descriptor already judged is fine) and ``os.open`` of a file (not
-    of a folder: O_DIRECTORY fails at once on anything else; not O_EXCL: it makes a new file, and fails
-    at once on anything in its place)."""
+_PATH_IO = {"read_text", "read_bytes", "write_text", "write_bytes"}  # pathlib's: a plain open inside
+
+
+def _may_wait(call) -> bool:
+    """Whether ``call`` opens a file by its name with a plain open: ``open(name)`` (``open(fd)`` of a
+    descriptor already judged is fine), a ``Path``'s read or write, ``os.open`` of a file (not of a folder:
+    O_DIRECTORY fails at once on anything else; not O_EXCL: it makes a new file, and fails at once on
+    anything in its place)."""
     import ast
 
-    found = set()
-    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
-        for call in (n for n in ast.walk(fn) if isinstance(n, ast.Call) and n.args):
-            func, first = call.func, call.args[0]
-            if isinstance(func, ast.Name) and func.id == "open":
-                # open_regular(path)[0], fd: a descriptor judged already; argv[2] is a name
-                judged = (isinstance(first, ast.Subscript) and isinstance(first.value, ast.Call)) or \
-                    (isinstance(first, ast.Name) and "fd" in first.id)
-                if not judged:
-                    found.add((fn.name, call.lineno))
-            elif isinstance(func, ast.Attribute) and func.attr == "open" and getattr(func.value, "id", "") == "os" \
-                    and not {"O_DIRECTORY", "O_EXCL"} & set(re.findall(r"O_[A-Z]+", ast.dump(call))):
-                found.add((fn.name, call.lineno))
-    return found
+    func, first = call.func, (call.args or [None])[0]
+    if isinstance(func, ast.Name):
+        # open_regular(path)[0], fd: a descriptor judged already; argv[2] is a name
+        judged = (isinstance(first, ast.Subscript) and isinstance(first.value, ast.Call)) or \
+            (isinstance(first, ast.Name) and "fd" in first.id)
+        return func.id == "open" and first is not None and not judged
+    if not isinstance(func, ast.Attribute):
+        return False
+    owner = getattr(func.value, "id", "")
+    if func.attr in _PATH_IO:
+        return owner != "atomic"
+    flags = set(re.findall(r"O_[A-Z]+", ast.dump(call)))
+    return func.attr == "open" and owner == "os" and not {"O_DIRECTORY", "O_EXCL"} & flags
+
+
+def _plain_opens(tree) -> set[tuple[str, int]]:
+    """(function, line) of each call in ``tree`` that opens a file by its name and may wait on a FIFO."""
+    import ast
+
+    return {(fn.name, call.lineno) for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
+            for call in ast.walk(fn) if isinstance(call, ast.Call) and _may_wait(call)}
 
 
 def _every_plain_open() -> set[tuple[str, str, int]]:
