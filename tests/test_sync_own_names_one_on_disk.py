@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from lazy_harness import sync
+from lazy_harness.sync import bounds
 from tests.test_sync import Machine, _git
 
 LINE = {"id": "d-00000001", "type": "decision", "summary": "Use a file queue"}
@@ -95,3 +96,61 @@ def test_two_folders_that_differ_in_normalisation_are_named_so_one_can_tell_them
         a.sync()
     said = exc.value.message
     assert "-home-me-caf\\xe9" in said and "-home-me-cafe\\u0301" in said and "\n" not in said, said
+
+
+def _pushed_by_hand(m: Machine) -> None:
+    """What an older version did: commit everything and push it, no pair check."""
+    _git("add", "-A", cwd=m.data)
+    _git("-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "older version", cwd=m.data)
+    _git("push", "-q", "origin", "HEAD:refs/heads/main", cwd=m.data)
+
+
+def test_a_pair_the_remote_holds_already_does_not_stop_this_machines_pushes(two):
+    """An older version pushed the pair. Each later file under one of them is no new pair: the round that
+    would push it is not refused (the other machines' refusal of the remote names the pair)."""
+    a, _ = two
+    a.add("decision", "Use a file queue")
+    a.sync()
+    _folder(a, "-home-me-Shop", "Shop's decision")
+    _folder(a, "-home-me-shop", "shop's decision")
+    _pushed_by_hand(a)
+    a.sync()
+    failures = a.data / "projects" / "-home-me-shop" / "failures.jsonl"
+    failures.write_text(json.dumps({"id": "f-00000001", "type": "failure", "summary": "Flaky"}) + "\n")
+    _folder(a, "-home-me-Shop", "Shop's later decision")
+    assert a.sync()["pushed"]
+    held = _held(Path(a.cfg["sync"]["remote"]))
+    assert "projects/-home-me-shop/failures.jsonl" in held
+    _folder(a, "-home-me-SHOP", "a third one")  # a new name beside the old pair is refused all the same
+    with pytest.raises(sync.SyncError, match="-home-me-SHOP"):
+        a.sync()
+
+
+def test_a_merge_into_a_pair_this_machine_holds_already_is_not_refused():
+    """The merge's side of the one rule: a machine holding both names (a Linux one) merges a file another
+    machine added under one of them; a name new to it is refused as before."""
+    ours = {"projects/-a-Shop/decisions.jsonl", "projects/-a-shop/decisions.jsonl"}
+    assert bounds.one_on_disk(ours, ours | {"projects/-a-shop/failures.jsonl"}) is None
+    assert bounds.one_on_disk(ours, ours | {"projects/-a-SHOP/decisions.jsonl"}) is not None
+
+
+def test_the_hint_of_a_pair_that_differs_in_normalisation_alone_says_so(two):
+    a, _ = two
+    composed, decomposed = (unicodedata.normalize(form, "-home-me-café") for form in ("NFC", "NFD"))
+    _folder(a, composed, "composed")
+    _folder(a, decomposed, "decomposed")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    said, hint = exc.value.message, exc.value.hint or ""
+    assert "in case" not in said and "than case" not in hint, (said, hint)
+    assert "differ only in Unicode normalisation" in said and "normalisation" in hint, (said, hint)
+
+
+def test_the_hint_of_a_pair_that_differs_in_case_alone_says_case(two):
+    a, _ = two
+    _folder(a, "-home-me-Shop", "Shop's decision")
+    _folder(a, "-home-me-shop", "shop's decision")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    assert "differ only in case" in exc.value.message and "normalisation" not in exc.value.message
+    assert "in more than case" in (exc.value.hint or "")

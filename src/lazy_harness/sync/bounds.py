@@ -126,9 +126,10 @@ def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, st
     ours, merged = _paths(data, before, env), _paths(data, commit, env)
     pair = one_on_disk(ours, merged)
     if pair:
-        raise SyncError(f"the remote holds {both_shown(pair)}, names that differ only in case or "
-                        "Unicode normalisation, one file on a case-insensitive or normalising disk (macOS, "
-                        "Windows): refused, nothing merged",
+        what = "file" if pair[0] in merged else "folder"
+        raise SyncError(f"the remote holds {both_shown(pair)}, names that differ only in {differ_in(pair)}, "
+                        f"one {what} on a case-insensitive or normalising disk (macOS, Windows): refused, nothing "
+                        "merged",
                         hint="rename or delete one of them on the remote, then lh sync")
 
 
@@ -146,8 +147,8 @@ def both_shown(pair: tuple[str, str]) -> str:
 
 def one_on_disk(ours: set[str], merged: set[str]) -> tuple[str, str] | None:
     """The shortest pair (two project folders rather than every file in them) of names, files or
-    folders, of ``merged`` that differ only in case or Unicode normalisation, one of which has a path
-    below it that ``ours`` lacks; None when there is none. Used both ways: what a merge brings
+    folders, of ``merged`` that differ only in case or Unicode normalisation, one of which is new: no
+    path of ``ours`` is it or below it (the pair names it); None when there is none. Used both ways: what a merge brings
     (:func:`refuse_one_on_disk`), what a push sends (``sent_names``)."""
     if merged <= ours:  # why: most merges bring lines, no new name: nothing to compare
         return None
@@ -165,8 +166,34 @@ def one_on_disk(ours: set[str], merged: set[str]) -> tuple[str, str] | None:
             if new:
                 fresh.add(name)
             name = name.rpartition("/")[0]
-    pairs = [sorted(group) for group in names.values() if len(group) > 1 and group & fresh]
+    pairs = [group for group in names.values() if len(group) > 1 and group & fresh]
+    known = _names(ours) if pairs else set()
+    # why a new name: a pair ``ours`` holds already (an older version pushed it) is no news; a file added
+    # under one of them stopped every later round, though the pair on disk stayed as it was
+    pairs = [group for group in pairs if group - known]
     if not pairs:
         return None
-    one, two = min(pairs, key=lambda g: (g[0].count("/"), g))[:2]
-    return one, two
+    group = min(pairs, key=lambda g: (min(g).count("/"), sorted(g)))
+    named = min(group - known)
+    other = min(group - {named})
+    return (named, other) if named < other else (other, named)
+
+
+def _names(paths: set[str]) -> set[str]:
+    """Every name ``paths`` hold: each path and each folder above it."""
+    names: set[str] = set()
+    for path in paths:
+        while path and path not in names:
+            names.add(path)
+            path = path.rpartition("/")[0]
+    return names
+
+
+def differ_in(pair: tuple[str, str]) -> str:
+    """What two names of :func:`one_on_disk` differ in, as a refusal says it: ``case``, ``Unicode
+    normalisation`` (an accented letter one character in one, a letter and a combining accent in the
+    other), or both."""
+    one, two = pair
+    if unicodedata.normalize("NFC", one) == unicodedata.normalize("NFC", two):
+        return "Unicode normalisation"
+    return "case" if one.casefold() == two.casefold() else "case and Unicode normalisation"
