@@ -141,3 +141,48 @@ def test_ten_thousand_project_folders_are_refused(tmp_path, remote):
     assert str(remote) in said and "10,001 project folders" in said and "refused, nothing merged" in said, said
     assert not (a.data / "projects" / "-home-me-p0").exists()
     assert (a.data / "projects" / KEY).is_dir()
+
+
+def _hint_command(hint: str) -> list[str]:
+    """The command the hint names for the person's own files, as they would paste it."""
+    import re
+    import shlex
+
+    found = re.search(r"if those files are your memory, (git -C .+?) and lh sync", hint)
+    assert found, hint
+    return shlex.split(found.group(1))
+
+
+@pytest.mark.parametrize("bound", ["MAX_FILES", "MAX_PROJECTS"])
+def test_a_machine_that_merged_before_gets_a_hint_that_takes_a_remote_past_a_total(tmp_path, remote, monkeypatch,
+                                                                                    bound):
+    """Another machine of the person's grew memory past a total: forgetting the last merged commit left
+    the totals as they were, and the next round was refused all the same."""
+    monkeypatch.setattr(bounds, bound, 30)  # why lowered: the scenario is the same at 100,000 and 5,000
+    a = Machine(tmp_path, remote, "a")
+    a.add("decision", "Use a file queue")
+    a.sync()
+    _push_paths(tmp_path, remote, [f"projects/-home-me-p{k}/decisions.jsonl" for k in range(31)], blob_text=DECISION)
+    a.add("decision", "Made here meanwhile")
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    subprocess.run(_hint_command(exc.value.hint or ""), check=True, capture_output=True)
+    assert a.sync()["pushed"]
+    assert (a.data / "projects" / "-home-me-p30" / "decisions.jsonl").exists()
+
+
+def test_the_round_bound_hint_still_forgets_the_last_merged_commit(tmp_path, remote, monkeypatch):
+    """Past the round bound alone, forgetting the last merged commit is the narrower way on: the totals
+    still judge the remote."""
+    monkeypatch.setattr(bounds, "MAX_NEW_FILES", 30)
+    a = Machine(tmp_path, remote, "a")
+    a.add("decision", "Use a file queue")
+    a.sync()
+    _push_paths(tmp_path, remote, _learnings(31))
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    command = _hint_command(exc.value.hint or "")
+    assert "-d" in command, command
+    subprocess.run(command, check=True, capture_output=True)
+    a.sync()
+    assert (a.data / _learnings(31)[-1]).exists()

@@ -60,10 +60,10 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
     ours, known = _paths(data, before, env), _paths(data, seen, env)
     here = max(len(ours), len(known))
     if len(theirs) > MAX_FILES >= here:
-        raise _too_many(data, env, seen, f"holds {len(theirs):,} files", f"more than memory grows to ({MAX_FILES:,})")
+        raise _too_many(data, env, "", f"holds {len(theirs):,} files", f"more than memory grows to ({MAX_FILES:,})")
     folders = len(_projects(theirs, projects))
     if folders > MAX_PROJECTS >= max(len(_projects(ours, projects)), len(_projects(known, projects))):
-        raise _too_many(data, env, seen, f"holds {folders:,} project folders",
+        raise _too_many(data, env, "", f"holds {folders:,} project folders",
                         f"more than a person works in ({MAX_PROJECTS:,})")
     new = theirs - ours - known if known else set()
     if len(new) > MAX_NEW_FILES:
@@ -73,8 +73,10 @@ def check_arrivals(data: str, before: str, env: Mapping[str, str] | None, projec
 
 
 def _too_many(data: str, env: Mapping[str, str] | None, seen: str, what: str, why: str) -> SyncError:
-    """The refusal of a count. why the way out differs: a machine that joins has no last merged commit
-    (``seen``) to forget; it records the remote's as merged instead."""
+    """The refusal of a count; ``seen``: the last merged commit, given for the round bound alone. why the
+    way out differs: past the round bound, forgetting ``seen`` leaves the remote judged by the totals;
+    a total is judged by this machine's commit too, so forgetting changes nothing there, and a machine
+    that joins has nothing to forget: both record the remote's commit as merged instead."""
     take = f"git -C {shlex.quote(data)} update-ref -d {SEEN}" if seen else take_remote(data)
     return SyncError(f"the remote {_remote(data, env)} {what}, {why}: refused, nothing merged",
                      hint="delete what it gained on the remote (git log --stat there names it), then lh sync; "
