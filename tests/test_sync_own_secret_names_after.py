@@ -199,3 +199,57 @@ def test_another_machine_pushing_between_the_rewrite_and_the_push_loses_nothing(
         lines = [json.loads(x)["summary"] for x in (m.mdir / "decisions.jsonl").read_text().splitlines()]
         assert sorted(lines) == ["Made meanwhile", "Made on b meanwhile", "Use a file queue"], (m.home, lines)
     assert path.read_text() == TEXT
+
+
+def _run_on(a: Machine, path: Path) -> Journal:
+    """A consolidation marks the learning at ``path`` stale: its journal names the file, key included."""
+    run = Journal(str(a.mdir), "consolidate", "demo")
+    run.track(str(path))
+    path.write_text(TEXT.replace("active", "stale"))
+    run.record(str(path))
+    run.save()
+    return run
+
+
+def test_a_run_an_older_version_committed_keeps_its_undo_here_and_the_round_goes_on(two):
+    """The file and the journal of a run that changed it, both committed by an older version, not yet
+    pushed: the line scan refused the journal's line every round after, whatever the person did."""
+    a, b = two
+    path = _committed_unpushed(a)
+    run = _run_on(a, path)
+    a.add("decision", "Made after the run")
+    _git("add", "-A", cwd=a.data)
+    _git("-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "older version", cwd=a.data)
+    got = a.sync()
+    said = got["not_synced"] or ""
+    assert got["pushed"] and KEY_ID not in _history(a) and KEY_ID not in said, (_history(a), said)
+    assert f"journal/{run.run}.json" in said and "secret" in said, said
+    assert Path(run.path).exists() and path.exists()
+    b.sync()
+    assert "Made after the run" in (b.mdir / "decisions.jsonl").read_text()
+    assert not (b.mdir / "journal").exists()
+    a.add("decision", "Made later")
+    assert a.sync()["pushed"]  # the rounds after go on too
+
+
+def test_a_kept_undo_record_is_named_only_while_the_file_it_names_is_kept_here(two):
+    """The person renamed the file the round named: it goes out. The run's journal still names the old
+    name, key included, and stays here for the run's undo; naming it every round after told the person of
+    nothing they could do."""
+    a, b = two
+    a.add("decision", "Use a file queue")
+    path = a.data / MONTH / f"2026-01-02-key-{KEY_ID}.md"
+    path.parent.mkdir(parents=True)
+    path.write_text(TEXT)
+    a.sync()
+    run = _run_on(a, path)
+    assert f"journal/{run.run}.json" in (a.sync()["not_synced"] or "")
+    path.rename(path.with_name("2026-01-02-keys.md"))
+    got = a.sync()
+    assert got["pushed"] and not got["not_synced"], got
+    assert not sync.status(a.cfg, a.env)["not_synced"]
+    a.add("decision", "Made later")
+    assert not a.sync()["not_synced"]
+    assert Path(run.path).exists() and KEY_ID not in _history(a)
+    b.sync()
+    assert (b.data / MONTH / "2026-01-02-keys.md").exists() and not (b.mdir / "journal").exists()

@@ -116,16 +116,35 @@ def _hide_secret_names(data: str, new: dict[str, str], left: dict[str, str], sta
     it: the ``not synced`` line is printed by ``lh sync``, kept by ``lh sync --status`` and written to
     worker.log (a person's notes in the data folder named with a key)."""
     found = secret_names([*new, *left], extra)
-    found.update((path, path) for path in new if _is_journal(path) and path not in found
-                 and secret_names(_journal_names(data, path), extra))
+    journals = journals_of_secret_names(data, [p for p in new if p not in found], extra)
+    found.update((path, path) for path in journals)
     for path, shown in found.items():
         if path in left:
             left[shown] = left.pop(path)
             continue
         stage.remove(path)
-        left[shown] = SECRET_NAME if shown != path else JOURNAL_OF_SECRET_NAME
+        why = journals.get(path, SECRET_NAME)
+        if why:
+            left[shown] = why
         if new[path] == "A":
             unstage.append(path)
+
+
+def journals_of_secret_names(data: str, paths: Iterable[str], extra: Iterable[str]) -> dict[str, str | None]:
+    """Those of ``paths`` (in the data folder) that are journals whose run changed a file whose name holds
+    a secret (their ``path`` names it, a line no edit of the file's text takes the secret out of), each
+    with what the ``not synced`` line says of it: :data:`JOURNAL_OF_SECRET_NAME` while such a file is
+    here, kept for its name; None once none is (renamed or deleted: the journal stays here all the same,
+    its undo is of a file the other machines never had, and naming it each round asks nothing of the
+    person)."""
+    found: dict[str, str | None] = {}
+    for path in paths:
+        named = secret_names(_journal_names(data, path), extra) if _is_journal(path) else {}
+        if named:
+            folder = os.path.dirname(os.path.dirname(os.path.join(data, path)))  # the run's memory folder
+            here = any(os.path.lexists(os.path.join(folder, name)) for name in named)
+            found[path] = JOURNAL_OF_SECRET_NAME if here else None
+    return found
 
 
 def _journal_names(data: str, path: str) -> list[str]:

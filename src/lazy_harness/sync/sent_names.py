@@ -14,7 +14,7 @@ import os
 
 from lazy_harness.sync.bounds import _paths, both_shown, differ_in, one_on_disk, secret_names
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
-from lazy_harness.sync.scan import SECRET_NAME, rewrite_unpushed
+from lazy_harness.sync.scan import SECRET_NAME, journals_of_secret_names, rewrite_unpushed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,7 +54,10 @@ def leave_out_secret_names(data: str, added: Iterable[str], extra: Iterable[str]
     the commits were rewritten."""
     extra = tuple(extra)
     hidden = secret_names(added, extra)
-    if not hidden:
+    # why the journals too: one an older version committed names such a file in its ``path``; left in,
+    # the line scan refused every round for a line no edit of the file takes the secret out of
+    journals = journals_of_secret_names(data, [p for p in added if p not in hidden], extra)
+    if not hidden and not journals:
         gone = secret_names(unpushed_names(data, env), extra)
         remote = f"refs/remotes/origin/{BRANCH}" if gone and _remote_has_branch(data, env) else ""
         if gone and not set(gone) <= _paths(data, remote, env):
@@ -63,9 +66,9 @@ def leave_out_secret_names(data: str, added: Iterable[str], extra: Iterable[str]
         return {}, False
     lenv = {**(os.environ if env is None else env), "GIT_LITERAL_PATHSPECS": "1"}
     _run_input(data, ["rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"],
-               "\0".join(hidden), lenv)
+               "\0".join([*hidden, *journals]), lenv)
     rewrite_unpushed(data, env, now, tree=_git(data, "write-tree", env=env).stdout.strip())
-    return dict.fromkeys(hidden.values(), SECRET_NAME), True
+    return {**dict.fromkeys(hidden.values(), SECRET_NAME), **{j: why for j, why in journals.items() if why}}, True
 
 
 def refuse_one_on_disk(data: str, added: list[str], env: Mapping[str, str] | None) -> None:
