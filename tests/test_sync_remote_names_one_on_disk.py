@@ -13,7 +13,7 @@ import pytest
 
 from lazy_harness import sync
 from tests.test_sync import KEY, Machine, _git
-from tests.test_sync_remote_many_files import DECISION, _push_paths
+from tests.test_sync_remote_many_files import DECISION, LEARNING, _push_paths
 
 CAFE = "2026-01-02-caf\u00e9.md"  # NFC: é one code point
 
@@ -75,3 +75,28 @@ def test_a_name_renamed_to_another_case_on_the_remote_merges(tmp_path, remote):
     _push_paths(tmp_path, remote, ["knowledge/learnings/2026-01/2026-01-02-retry.md"])
     a.sync()
     assert [p.name for p in (a.data / "knowledge" / "learnings" / "2026-01").iterdir()] == ["2026-01-02-retry.md"]
+
+
+def test_a_pair_one_name_of_which_is_this_machines_own_says_so_and_a_rename_here_settles_it(tmp_path, remote):
+    """A learning saved by hand on each machine, one as ``Retry``, one as ``retry``: the refusal said the
+    remote held both and asked for a rename on the remote, which holds one; this machine's is renamed
+    here, where the person is."""
+    a, b = Machine(tmp_path, remote, "a"), Machine(tmp_path, remote, "b")
+    a.add("decision", "Use a file queue")
+    a.sync()
+    b.sync()
+    month = "knowledge/learnings/2026-01"
+    for m, name in ((a, "2026-01-02-Retry.md"), (b, "2026-01-02-retry.md")):
+        (m.data / month).mkdir(parents=True, exist_ok=True)
+        (m.data / month / name).write_text(LEARNING.decode())
+    b.sync()
+    with pytest.raises(sync.SyncError) as exc:
+        a.sync()
+    said, hint = exc.value.message, exc.value.hint or ""
+    assert f"the remote brings '{month}/2026-01-02-retry.md'" in said, said
+    assert f"this machine holds '{month}/2026-01-02-Retry.md'" in said and "refused, nothing merged" in said, said
+    assert f"rename this machine's '{month}/2026-01-02-Retry.md' in {a.data}" in hint, hint
+    (a.data / month / "2026-01-02-Retry.md").rename(a.data / month / "2026-01-02-retry-kept.md")
+    assert a.sync()["pushed"]
+    b.sync()
+    assert sorted(p.name for p in (b.data / month).iterdir()) == ["2026-01-02-retry-kept.md", "2026-01-02-retry.md"]

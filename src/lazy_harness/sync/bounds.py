@@ -124,27 +124,52 @@ def refuse_one_on_disk(data: str, before: str, commit: str, env: Mapping[str, st
     """Refuse the merge ``commit`` when it holds two names (files or folders) that differ only in case
     or Unicode normalisation and the remote brought one of them (a path below it that ``before``, this
     machine's commit, lacks). why by name, on every platform: on macOS one is written over the other
-    (two projects' memory in one folder, a learning lost), and a Linux machine pushes the pair on."""
+    (two projects' memory in one folder, a learning lost), and a Linux machine pushes the pair on.
+    When the other name is this machine's own (a learning saved by hand on each machine, one as
+    ``Retry``, one as ``retry``), the refusal says so, and the hint asks for a rename here."""
     ours, merged = _paths(data, before, env), _paths(data, commit, env)
     pair = one_on_disk(ours, merged)
-    if pair:
-        what = "file" if pair[0] in merged else "folder"
-        raise SyncError(f"the remote holds {both_shown(pair)}, names that differ only in {differ_in(pair)}, "
-                        f"one {what} on a case-insensitive or normalising disk (macOS, Windows): refused, nothing "
-                        "merged",
+    if not pair:
+        return
+    what, how = "file" if pair[0] in merged else "folder", differ_in(pair)
+    disk = f"names that differ only in {how}, one {what} on a case-insensitive or normalising disk (macOS, Windows)"
+    mine = [name for name in pair if name in _names(ours)]
+    if not mine:
+        raise SyncError(f"the remote holds {both_shown(pair)}, {disk}: refused, nothing merged",
                         hint="rename or delete one of them on the remote, then lh sync")
+    shown_pair = dict(zip(pair, _pair_shown(pair), strict=True))
+    theirs = pair[1] if mine[0] == pair[0] else pair[0]
+    raise SyncError(f"the remote brings {shown_pair[theirs]} and this machine holds {shown_pair[mine[0]]}, {disk}: "
+                    "refused, nothing merged",
+                    hint=f"rename this machine's {shown_pair[mine[0]]} in {data}{rename_way(how, what)}, then lh sync; "
+                         "or rename or delete the remote's there")
+
+
+def rename_way(how: str, what: str = "folder") -> str:
+    """What a rename hint adds for a folder (``what``), which may be a project's memory folder, whose name
+    comes from the project's path; nothing for a file."""
+    if what != "folder":
+        return ""
+    return (f" (a project's memory folder: move the project itself to a folder whose name differs from the "
+            f"other's in more than {how}, then move its memory folder to the one lh memory path names there)")
 
 
 def both_shown(pair: tuple[str, str]) -> str:
-    """The two names of :func:`one_on_disk` as a refusal names them (``layout.shown``). why escaped when
+    """The two names of :func:`one_on_disk` as a refusal names them (:func:`_pair_shown`)."""
+    one, two = _pair_shown(pair)
+    return f"{one} and {two}"
+
+
+def _pair_shown(pair: tuple[str, str]) -> tuple[str, str]:
+    """Each of two names of :func:`one_on_disk` as a refusal names it (``layout.shown``). why escaped when
     they differ in normalisation alone (``café`` with one é, or e and a combining accent): printed as
     they are, both read the same, and the person cannot tell which one to rename."""
     one, two = pair
     if unicodedata.normalize("NFC", one) != unicodedata.normalize("NFC", two):
-        return f"{shown(one)} and {shown(two)}"
+        return shown(one), shown(two)
     from lazy_harness.redact import redact
 
-    return f"{ascii(redact(one)[0])} and {ascii(redact(two)[0])}"
+    return ascii(redact(one)[0]), ascii(redact(two)[0])
 
 
 def one_on_disk(ours: set[str], merged: set[str]) -> tuple[str, str] | None:

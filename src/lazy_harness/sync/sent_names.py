@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from lazy_harness.sync.bounds import _paths, both_shown, differ_in, one_on_disk, secret_names
+from lazy_harness.sync.bounds import _paths, both_shown, differ_in, one_on_disk, rename_way, secret_names
 from lazy_harness.sync.repo import BRANCH, SyncError, _empty_tree, _git, _has_head, _remote_has_branch, _run_input
 from lazy_harness.sync.scan import SECRET_NAME, journals_of_secret_names, rewrite_unpushed
 
@@ -86,6 +86,4 @@ def refuse_one_on_disk(data: str, added: list[str], env: Mapping[str, str] | Non
     raise SyncError(f"push refused: this machine holds {both_shown(pair)}, names that differ only "
                     f"in {how}, one {what} on a case-insensitive or normalising disk (macOS, "
                     "Windows), which every other machine would refuse; nothing pushed",
-                    hint=f"rename one of them in {data} (a project's memory folder: move the project itself to a "
-                         f"folder whose name differs from the other's in more than {how}, then move its memory "
-                         "folder to the one lh memory path names there), then lh sync")
+                    hint=f"rename one of them in {data}{rename_way(how, what)}, then lh sync")
