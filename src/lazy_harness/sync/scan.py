@@ -137,9 +137,11 @@ def journals_of_secret_names(data: str, paths: Iterable[str], extra: Iterable[st
     here, kept for its name; None once none is (renamed or deleted: the journal stays here all the same,
     its undo is of a file the other machines never had, and naming it each round asks nothing of the
     person)."""
+    names = {path: _journal_names(data, path) for path in paths if _is_journal(path)}
+    hidden = secret_names({name for some in names.values() for name in some}, extra)  # why one pass: see there
     found: dict[str, str | None] = {}
-    for path in paths:
-        named = secret_names(_journal_names(data, path), extra) if _is_journal(path) else {}
+    for path, some in names.items():
+        named = [name for name in some if name in hidden]
         if named:
             folder = os.path.dirname(os.path.dirname(os.path.join(data, path)))  # the run's memory folder
             here = any(os.path.lexists(os.path.join(folder, name)) for name in named)
