@@ -253,3 +253,23 @@ def test_a_kept_undo_record_is_named_only_while_the_file_it_names_is_kept_here(t
     assert Path(run.path).exists() and KEY_ID not in _history(a)
     b.sync()
     assert (b.data / MONTH / "2026-01-02-keys.md").exists() and not (b.mdir / "journal").exists()
+
+
+def test_a_round_killed_while_it_took_an_old_journal_out_leaves_the_next_round_sound(two, monkeypatch):
+    a, b = two
+    path = _committed_unpushed(a)
+    run = _run_on(a, path)
+    _git("add", "-A", cwd=a.data)
+    _git("-c", "user.name=x", "-c", "user.email=x@x", "commit", "-q", "-m", "older version", cwd=a.data)
+
+    def killed(*args, **kw):
+        raise KeyboardInterrupt  # the round dies between the index and the rewrite
+    monkeypatch.setattr(sent_names, "rewrite_unpushed", killed)
+    with pytest.raises(KeyboardInterrupt):
+        a.sync()
+    monkeypatch.undo()
+    got = a.sync()
+    assert got["pushed"] and KEY_ID not in _history(a), _history(a)
+    assert f"journal/{run.run}.json" in (got["not_synced"] or "") and Path(run.path).exists()
+    b.sync()
+    assert "Made meanwhile" in (b.mdir / "decisions.jsonl").read_text() and not (b.mdir / "journal").exists()

@@ -170,3 +170,30 @@ def test_the_hint_names_a_remote_without_the_token_in_its_url():
     assert merge.shown_url("https://me:s3cret@git.example/mem.git") == "https://***@git.example/mem.git"
     for plain in ("git@github.com:me/mem.git", "/srv/mem.git", "https://github.com/me/mem.git"):
         assert merge.shown_url(plain) == plain
+
+
+def test_a_remote_put_back_to_an_older_commit_by_accident_gets_back_what_it_lost_by_the_hint(two, tmp_path):
+    """Someone force-pushed an older clone over the remote: the commits a pushed since are gone from it.
+    The hint's second way, pasted into a shell on the first machine to see it, sends them back; nothing
+    lost or doubled on either machine."""
+    import re
+    import subprocess
+
+    a, b = two
+    _synced(a, b)
+    remote = Path(a.cfg["sync"]["remote"])
+    older = _git("--git-dir", str(remote), "rev-parse", "main").strip()
+    lost = a.add("decision", "Pushed by a, then lost on the remote")
+    a.sync()
+    b.sync()
+    _git("--git-dir", str(remote), "update-ref", "refs/heads/main", older)  # what a force-push of it does
+    with pytest.raises(sync.SyncError) as exc:
+        b.sync()  # the first machine to see it: its round stops
+    command = re.search(r"(git -C .* refs/remotes/origin/main), then", exc.value.hint or "")
+    assert command, exc.value.hint
+    subprocess.run(["sh", "-c", command.group(1)], check=True, env=b.env)
+    assert b.sync()["pushed"]  # what the remote lacks goes back
+    a.sync()  # the remote holds again what a knew of it: a goes on as usual
+    for m in (a, b):
+        assert sorted(m.ids("decision")) == sorted(set(m.ids("decision"))) and lost in m.ids("decision")
+    assert "Pushed by a, then lost" in _remote_file(remote, f"projects/{KEY}/decisions.jsonl")
