@@ -150,3 +150,27 @@ def test_a_pulled_learnings_project_folder_names_only_a_memory_folder_under_the_
         got[key] = conflicts.memory_folder_of(str(root), str(learning))
     assert got == {"-work-demo": str(root / "-work-demo"), "../elsewhere": None, "..": None,
                    "-work-demo/../../elsewhere": None, "linked": None, "missing": None, "": None}
+
+
+def test_a_round_interrupted_after_it_kept_the_other_version_still_says_so(tmp_path, monkeypatch):
+    """Ctrl-C (or a kill) during the push, after the merge kept the other machine's version: the round's
+    conflict line was kept only by the round's end, and the note it came from was gone; the person was
+    never told. ``lh sync --status`` says it."""
+    from lazy_harness.sync import rounds
+
+    a, b, eid = _two(tmp_path)
+    _edit(a, eid, rationale="edited on a")
+    _edit(b, eid, rationale="edited on b")
+    b.sync()
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(rounds, "_hold_back_names", interrupted)
+    try:
+        a.sync()
+    except KeyboardInterrupt:
+        pass
+    monkeypatch.undo()
+    [said] = sync.status(a.cfg, a.env)["conflicts"]
+    assert eid in said and "edited on both machines" in said, said
+    assert a.sync()["conflicts"] == [] and sync.status(a.cfg, a.env)["conflicts"] == [said]  # said once

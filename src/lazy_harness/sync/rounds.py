@@ -107,10 +107,10 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
             said = exc.message if isinstance(exc, LhError) else f"{type(exc).__name__}: {exc}"
             _save_state(data, last_error=f"{logfile.stamp(now)} {one_line(said)}",
                         last_hint=exc.hint if isinstance(exc, LhError) else None,
-                        not_synced=left_out_line(got["left_out"]), **_with_kept(data, got))
+                        not_synced=left_out_line(got["left_out"]))
             raise
         _save_state(data, last_sync=logfile.stamp(now), last_error=None, last_hint=None, remote=remote,
-                    not_synced=summary["not_synced"], **_with_kept(data, got))
+                    not_synced=summary["not_synced"])
         return summary
 
 
@@ -121,10 +121,15 @@ def _printable(lines: list[str]) -> list[str]:
     return [logfile.terminal_safe(line, keep="") for line in lines]
 
 
-def _with_kept(data: str, got: dict) -> dict:
-    """The state's last conflicts with those this round kept (journalled even when it failed later)."""
-    kept = got["conflicts"]
-    return {"conflicts": ((read_state(data).get("conflicts") or []) + kept)[-conflicts.KEPT:]} if kept else {}
+def _tell(data: str, got: dict, lines: list[str]) -> None:
+    """Add ``lines`` (``conflict:`` lines) to the round's, and to the state's last conflicts at once.
+    why at once: each is said once, from what the merge just did (a note read and removed, a commit
+    range), which the next round does not see again; a round interrupted later (Ctrl-C during the
+    push, a kill) never reached its end, and the person was never told."""
+    if not lines:
+        return
+    got["conflicts"] += lines
+    _save_state(data, conflicts=((read_state(data).get("conflicts") or []) + lines)[-conflicts.KEPT:])
 
 
 def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, now: float, push: bool,
@@ -203,9 +208,9 @@ def _attempt(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, 
     remember_remote(data, env)
     got["changed"] += merged
     if merged and before:  # a forget met an edit of its entry, which the merge keeps hidden: said
-        got["conflicts"] += _printable(forgotten.said(data, before, _remote_head(data, env), env))
+        _tell(data, got, _printable(forgotten.said(data, before, _remote_head(data, env), env)))
         # and an edit of this machine's that another machine's round replaced by its own (and journalled)
-        got["conflicts"] += _printable(replaced.said(data, before, _head(data, env), merged, env))
+        _tell(data, got, _printable(replaced.said(data, before, _head(data, env), merged, env)))
     if merged:  # what came in, for the hold check (hold_merged); HEAD is the merge until the commit below
         came = incoming_ids(data, before, _head(data, env), env)
         got["incoming"] = None if came is None or got["incoming"] is None else got["incoming"] | came
@@ -260,7 +265,7 @@ def _keep_conflicts(cfg: Config, env: Mapping[str, str] | None, data: str, now: 
     lost (sync/replaced.py) in the round that brings the merge, not one round later."""
     created: list[str] = []
     kept = conflicts.keep(data, cfg, env, now, created, lambda text, path: arrivals.record_learning(text, path, env))
-    got["conflicts"] += _printable(kept)
+    _tell(data, got, _printable(kept))
     got["changed"] += created
     if kept:
         got["committed"] = _commit(cfg, env, data, now, extra, got) or got["committed"]
