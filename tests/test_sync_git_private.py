@@ -154,7 +154,7 @@ def test_status_names_a_refused_repository_on_its_sync_line_and_shows_the_rest(t
     assert r.code == 0, r.out + r.err
     line = next(ln for ln in r.out.splitlines() if ln.lstrip().startswith("sync:"))
     assert "open to group or others" in line and "chmod -R go-w" in line, line
-    assert "usage this week" in r.out.split(line, 1)[1]
+    assert "usage in the last 7 days" in r.out.split(line, 1)[1]
 
 
 def test_a_git_file_of_a_worktree_in_the_data_folder_is_refused_before_git_follows_it(two, tmp_path):

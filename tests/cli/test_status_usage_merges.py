@@ -1,4 +1,4 @@
-"""``lh status`` "usage this week" counts a failure consolidation merged into another for the one it
+"""``lh status`` "usage in the last 7 days" counts a failure consolidation merged into another for the one it
 was merged into, as ``lh memory usage`` does (memory/usage_log.py ``this_week`` with the folder's
 merges): a session shown both counts once."""
 

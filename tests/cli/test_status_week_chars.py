@@ -1,4 +1,4 @@
-"""``lh status`` "usage this week": a session first shown entries nine days ago and
+"""``lh status`` "usage in the last 7 days": a session first shown entries nine days ago and
 resumed today counts, this week, the characters injected by today's showings (not 0, as when its
 ``session`` line was dated at its first showing), and the whole record still counts them all."""
 
