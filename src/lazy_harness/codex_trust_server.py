@@ -84,11 +84,15 @@ class AppServer:
     def _message(self) -> dict:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
+        # why poll, not select: select() refuses a descriptor past 1023, which a process holding many
+        # files (an editor's plugin host calling lh) gives the server's pipe
+        waiting = select.poll()
+        waiting.register(fd, select.POLLIN)
         while b"\n" not in self.buf:
             left = self.deadline - time.monotonic()
             if left <= 0:
                 raise TrustError(self._failure("did not answer in time"))
-            if not select.select([fd], [], [], left)[0]:
+            if not waiting.poll(max(1, int(left * 1000))):
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
