@@ -218,7 +218,7 @@ def named_not_ours(data: dict) -> list[tuple[str, str]]:
 def _names_our_hook(command: str) -> bool:
     """Whether ``command`` holds the name of our program, our launcher or our module, wherever."""
     words = re.split(r"[\s;&|<>()'\"]+", command)
-    return (SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command) or RUN in command or RUN_BEFORE in command
+    return (_names_script(command) or RUN in command or RUN_BEFORE in command
             or any(w == "-m" and nxt == MODULE for w, nxt in zip(words, words[1:], strict=False)))
 
 
@@ -354,10 +354,15 @@ def install(path: str, events: Mapping[str, float] | None = None, python: str | 
     return change
 
 
+def _names_script(command: str) -> bool:
+    """Whether ``lh-hook`` is a word of ``command`` (a path's last part counts: ``~/bin/lh-hook``)."""
+    return SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command)
+
+
 def _named_warning(path: str, event: str, command: str, left: bool = False) -> str:
     """What install (``left``: uninstall) says of the person's ``command`` for ``event`` that names our
     hook (``named_not_ours``)."""
-    named = SCRIPT if SCRIPT in re.split(r"[\s;&|<>()'\"/]+", command) else "lazy-harness's hook"
+    named = SCRIPT if _names_script(command) else "lazy-harness's hook"
     then = "lazy-harness's hook runs there still" if left else "the event runs twice"
     return (f"{path}: {event}: your command {json.dumps(command, ensure_ascii=False)} names {named}; "
             f"{'left as yours' if left else 'kept as yours, beside ours'}: if it runs "
