@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from urllib.parse import urlencode, urlsplit
@@ -131,6 +132,40 @@ def test_only_the_main_thread_of_lh_ui_takes_the_stop_signals(tmp_path):
         proc.send_signal(signal.SIGTERM)
         proc.communicate(timeout=30)
     assert proc.returncode == 0
+
+
+_TRIPPED_WHILE_ASLEEP = """
+import _thread, os, signal, sys, threading
+from lazy_harness.cli import ui
+signal.signal(signal.SIGTERM, signal.default_int_handler)
+forever = threading.Thread(target=threading.Event().wait, daemon=True)
+forever.start()
+main = threading.get_native_id()
+
+def trip():
+    # the main thread asleep in its wait, then the signal's flag set with no call interrupted: what a kill
+    # that lands between the main thread's last bytecode and its blocking call leaves behind
+    while True:
+        with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
+            if fh.read().rsplit(")", 1)[1].split()[0] == "S":
+                break
+    _thread.interrupt_main(signal.SIGTERM)
+
+threading.Thread(target=trip, daemon=True).start()
+try:
+    ui._wait_serving(forever)
+except KeyboardInterrupt:
+    sys.exit(7)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the main thread's state in /proc")
+def test_a_stop_that_lands_just_before_the_wait_still_stops_lh_ui():
+    """A kill that arrives after the main thread's last check for signals and before it blocks sets the
+    flag and interrupts nothing: a wait with no end then never ran the handler (lh ui went on serving
+    after a SIGTERM, seen once under load). The wait wakes to look again."""
+    done = subprocess.run([sys.executable, "-c", _TRIPPED_WHILE_ASLEEP], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 7, done.stderr
 
 
 def test_the_file_holding_the_url_goes_once_the_token_signed_in(tmp_path):

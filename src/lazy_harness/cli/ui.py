@@ -11,6 +11,8 @@ import click
 
 from lazy_harness.errors import LhError
 
+WAKE_SECONDS = 0.5  # the longest a stop signal waits for its handler (see _wait_serving)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from lazy_harness.ui.server import UiServer
@@ -55,7 +57,7 @@ def ui(port: int, no_open: bool) -> None:
             if not no_open:
                 _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
-            serving.join()  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) while it waits
+            _wait_serving(serving)  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) here
         except KeyboardInterrupt:
             _say_stopped()
     finally:
@@ -64,6 +66,15 @@ def ui(port: int, no_open: bool) -> None:
         server.server_close()
         if server.opener is not None:
             launch.remove(server.opener)
+
+
+def _wait_serving(serving: threading.Thread) -> None:
+    """Wait while the page serves, the main thread open to the stop signals. why in short waits: a
+    signal that arrives after the last check for one and before the thread blocks only sets a flag
+    (the blocking call is not interrupted), so a wait without end never ran its handler: lh ui went on
+    serving after a SIGTERM (seen under load). Each return to Python runs a handler pending by then."""
+    while serving.is_alive():
+        serving.join(WAKE_SECONDS)
 
 
 def _serve(server: UiServer) -> None:
