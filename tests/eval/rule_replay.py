@@ -21,8 +21,22 @@ bar without a rule is always measured first):
   lead-0.10      a note passes only within 0.10 of the best similarity among the compared candidates
   title          a note passes only when one of its distinctive words is in the entry's title (summary)
   title-sim-0.3  a note passes only when the prompt's similarity with the entry's title alone is 0.3 or more
+  df-S-C         a note matches a *rare* word, one at most a share S of the index's entries hold
+                 (``lookup``'s document frequencies), and the rare words it matches carry at least a share
+                 C of the weight of all the prompt's rare words (``rare_cover``); S 0.01 to 0.1, C 0 to 0.5
+  text, text-df-S   a distinctive word of the note (a rare one with ``-df-S``) is in its title or text,
+                 not only in its tags and cues
+  novel-N        a prompt gets nothing when at least a share N of its distinctive words no entry holds
+                 (``novelty``; ``novel-1``: all of them, which the bar already gives nothing)
+  agree-K        a prompt gets notes only when its compared candidate most similar to it is among the K
+                 best compared candidates by BM25 (``agree``)
+  both-top-3     a note is among the 3 best compared candidates by BM25 and by similarity alike
+  margin-M, sim-margin-M   a prompt gets notes only when the best compared candidate's score (its
+                 similarity) is M above the median one's (``margin``)
+  RULE-under-L   RULE asked only of a note whose similarity is under L (0.4, 0.45, 0.5)
 
-What was measured with it, and why none was taken: docs/how/recall.md, "A task prompt's wording".
+What was measured with it, and why none was taken: docs/how/recall.md, "A task prompt's wording" and
+"Rare words, novelty, agreement and margins".
 """
 
 import argparse
@@ -35,6 +49,7 @@ import tempfile
 import time
 
 from lazy_harness import config, paths
+from lazy_harness.recall.index import lookup
 from lazy_harness.recall.prompt import rank, recall, worth_searching
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -76,11 +91,13 @@ def object_terms(prompt: str) -> set[str]:
 
 
 class Asked:
-    """What a rule may look at beside the candidate: the prompt, every candidate of it, the index."""
+    """What a rule may look at beside the candidate: the prompt, every candidate of it, the index, and the
+    word search's facts (``N`` entries in the index, ``df`` of each of the prompt's terms)."""
 
     prompt = ""
     ranked: list = []
     conn = None
+    facts: dict = {}
 
 
 def _cos(a: bytes, b: bytes) -> float:
@@ -89,12 +106,14 @@ def _cos(a: bytes, b: bytes) -> float:
     return sum(p * q for p, q in zip(x, y, strict=True)) / (na * nb) if na and nb else 0.0
 
 
-def in_title(c: dict) -> list[str]:
-    """The candidate's distinctive words found in its title (the index's first column)."""
+def in_title(c: dict, columns: int = 1) -> list[str]:
+    """The candidate's distinctive words found in its title (the index's first column), or with
+    ``columns`` 2 in its title or text (the second: a decision's rationale, a learning's body), not only
+    in its tags and cues."""
     from lazy_harness.recall.index import lookup, terms
 
     row = Asked.conn.execute("SELECT toks FROM lex_doc WHERE rowid=?", (c["rowid"],)).fetchone()
-    title = lookup.spaced(row[0]).split("\n")[0] if row else ""
+    title = " \n ".join(lookup.spaced(row[0]).split("\n")[:columns]) if row else ""
     found = []
     for term in c["anchors"]:
         alts = [lookup._alternative(a) for a in terms.group_alternatives(term)]
@@ -119,6 +138,75 @@ def _object_rule(least: float):
         object_terms(Asked.prompt) & set(c["anchors"]))
 
 
+def _rare(share: float) -> dict[str, float]:
+    """The prompt's terms that at most ``share`` of the index's entries hold (none too), by their weight."""
+    n, df = Asked.facts.get("N", 0), Asked.facts.get("df", [])
+    return {t: rank._weight(max(n, 1), d) for t, d in zip(rank.groups(Asked.prompt), df, strict=False)
+            if d <= share * n}
+
+
+def rare_cover(c: dict, share: float) -> float:
+    """The share of the prompt's rare words' weight (:func:`_rare`) that ``c`` matches."""
+    rare = _rare(share)
+    return sum(rare[t] for t in c["matched"] if t in rare) / (sum(rare.values()) or 1.0)
+
+
+def _df_rule(share: float, least: float):
+    return lambda c: any(t in _rare(share) for t in c["matched"]) and rare_cover(c, share) >= least
+
+
+def novelty() -> float:
+    """The share of the prompt's distinctive terms (not ``terms.GENERIC``) that no entry holds."""
+    from lazy_harness.recall.index import terms
+
+    df = dict(zip(rank.groups(Asked.prompt), Asked.facts.get("df", []), strict=False))
+    own = [t for t in df if not terms.generic(t)]
+    return sum(1 for t in own if not df[t]) / len(own) if own else 0.0
+
+
+def _compared() -> list[dict]:
+    return [c for c in Asked.ranked if c.get("similarity") is not None]
+
+
+def agree(top: int) -> bool:
+    """Whether the compared candidate most similar to the prompt is among the ``top`` best by BM25."""
+    compared = _compared()
+    if not compared:
+        return False
+    best = max(compared, key=lambda c: c["similarity"])
+    return best in sorted(compared, key=lambda c: c["bm25"])[:top]
+
+
+def both_top(c: dict, top: int) -> bool:
+    """Whether ``c`` is among the ``top`` compared candidates by BM25 and by similarity alike."""
+    compared = _compared()
+    return (c in sorted(compared, key=lambda x: x["bm25"])[:top]
+            and c in sorted(compared, key=lambda x: -x["similarity"])[:top])
+
+
+def margin(key: str) -> float:
+    """The best compared candidate's ``key`` (``blended``, ``similarity``) less the median one's."""
+    values = sorted(c[key] for c in _compared() if c.get(key) is not None)
+    return values[-1] - values[(len(values) - 1) // 2] if values else 0.0
+
+
+def _novel_rule(least: float):
+    return lambda c: novelty() < least
+
+
+def _text_df_rule(share: float):
+    return lambda c: any(t in _rare(share) for t in in_title(c, 2))
+
+
+def _margin_rule(key: str, least: float):
+    return lambda c: margin(key) >= least
+
+
+def _only_under(name: str, low: float):
+    """The rule ``name`` asked only of a note whose similarity is under ``low`` (the modest matches)."""
+    return lambda c: c["similarity"] >= low or RULES[name](c)
+
+
 RULES = {
     "task-0.75": lambda c: not is_task(Asked.prompt) or c["blended"] >= 0.75,
     "task-none": lambda c: not is_task(Asked.prompt),
@@ -127,6 +215,19 @@ RULES = {
     "lead-0.10": lambda c: c["similarity"] >= _best_similarity() - 0.10,
     "title": lambda c: bool(in_title(c)),
     "title-sim-0.3": lambda c: title_similarity(c) >= 0.3,
+    **{f"df-{share:g}-{least:g}": _df_rule(share, least) for share in (0.01, 0.02, 0.03, 0.05, 0.1)
+       for least in (0, 0.3, 0.5)},
+    **{f"novel-{least:g}": _novel_rule(least) for least in (0.34, 0.5, 0.67, 1)},
+    "text": lambda c: bool(in_title(c, 2)),
+    **{f"text-df-{share:g}": _text_df_rule(share) for share in (0.02, 0.05)},
+    "agree-1": lambda c: agree(1),
+    "agree-3": lambda c: agree(3),
+    "both-top-3": lambda c: both_top(c, 3),
+    **{f"margin-{m:g}": _margin_rule("blended", m) for m in (0.1, 0.15, 0.2, 0.25)},
+    **{f"sim-margin-{m:g}": _margin_rule("similarity", m) for m in (0.1, 0.15, 0.2)},
+    **{f"{name}-under-{low:g}": _only_under(name, low) for low in (0.4, 0.45, 0.5)
+       for name in ("df-0.02-0", "df-0.03-0", "df-0.05-0", "df-0.1-0.3", "novel-0.5", "agree-3", "both-top-3",
+                    "margin-0.15", "text")},
 }
 
 
@@ -135,7 +236,7 @@ def rule_in_bar(rule):
     """``rule`` asked where the crowd rule is, for the time of the block."""
     # why: the experiment's rule goes where the bar's last rule is asked, without a seam in the product
     # for rules that are not taken
-    stands_out, by_similarity = rank.stands_out, rank.by_similarity
+    stands_out, by_similarity, candidates = rank.stands_out, rank.by_similarity, lookup.candidates
 
     def also(c: dict) -> bool:
         return stands_out(c) and (rule is None or bool(rule(c)))
@@ -144,11 +245,15 @@ def rule_in_bar(rule):
         Asked.ranked = ranked
         return by_similarity(ranked, *args, **kwargs)
 
-    rank.stands_out, rank.by_similarity = also, seen
+    def searched(*args, **kwargs):
+        rows, Asked.facts = candidates(*args, **kwargs)
+        return rows, Asked.facts
+
+    rank.stands_out, rank.by_similarity, lookup.candidates = also, seen, searched
     try:
         yield
     finally:
-        rank.stands_out, rank.by_similarity = stands_out, by_similarity
+        rank.stands_out, rank.by_similarity, lookup.candidates = stands_out, by_similarity, candidates
 
 
 def answer(prompt: str, cwd: str, cfg: dict, env: dict) -> list[str]:
