@@ -38,7 +38,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import SplitResult, parse_qs, urlencode, urlsplit
 
 from lazy_harness import config, detach, private
 from lazy_harness.errors import LhError
@@ -174,6 +174,7 @@ def same(given: str | None, secret: str) -> bool:
 
 class Handler(BaseHTTPRequestHandler):
     server: UiServer
+    target: SplitResult  # the request's target, parsed (``_where``)
     server_version = "lh-ui"
     sys_version = ""
     timeout = HEAD_TIMEOUT  # each read until the head is in; the whole head's deadline is Connections'
@@ -269,12 +270,18 @@ class Handler(BaseHTTPRequestHandler):
     # --- checks ---
 
     def _where(self) -> str | None:
-        """The request's path under the secret prefix, or None once refused (its Host, or a path
-        outside the prefix: 404, as if nothing were served here)."""
+        """The request's path under the secret prefix, or None once refused (its Host, a target that
+        does not parse, or a path outside the prefix: 404, as if nothing were served here). Keeps the
+        target's parts in ``self.target``."""
         if self.headers.get("Host", "") not in self.server.hosts:
             self._refuse(403, "this server answers only to its own address (Host header)")
             return None
-        rest = self.server.under_prefix(urlsplit(self.path).path)
+        try:
+            self.target = urlsplit(self.path)
+        except ValueError:  # why: ``GET http://[x/`` raised in the handler: a traceback on the terminal per request
+            self._refuse(400, "the request's target is not a URL")
+            return None
+        rest = self.server.under_prefix(self.target.path)
         if rest is None:
             self._refuse(404, "no such page")
         return rest
@@ -298,7 +305,7 @@ class Handler(BaseHTTPRequestHandler):
         rest = self._where()
         if rest is None:
             return
-        query = parse_qs(urlsplit(self.path).query)
+        query = parse_qs(self.target.query)
         given = query["token"][0] if query.get("token") else None
         if given is not None and self.server.valid(given):
             kept = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
