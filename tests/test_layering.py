@@ -24,6 +24,9 @@ BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harne
         "lazy_harness.remote_spelling",
         # why: what to run for a folder private.py refuses, loaded by private.fix only once one is refused
         "lazy_harness.private_fix",
+        # why: where a scratch folder handed to another program is made (private's rule on TMPDIR): the worker's
+        # codex call and the hooks' install share it (paths, private, errors, tempfile)
+        "lazy_harness.scratch",
         # why: which command of a hooks file is ours, one rule for settings.is_ours and the hooks' rare
         # path (hooks.settings_commands); it imports nothing
         "lazy_harness.hook_command",

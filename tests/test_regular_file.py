@@ -53,7 +53,8 @@ def test_a_fifo_is_refused_without_waiting_and_its_descriptor_closed(tmp_path):
 _LOCK = "a lock: opened for reading and writing (O_RDWR never waits on a FIFO) and only flocked, never read"
 _OURS = "the package's own files beside it (or their .pyc), no file of a person's"
 _PROC = "a file of /proc, the kernel's, which no person can put a FIFO in place of"
-_SCRATCH = "a file it writes in a folder tempfile made for it a moment before"
+_SCRATCH = ("a file it writes in a folder scratch.folder made for it a moment before, where no other user "
+            "can rename (ADR 0079)")
 _GITS = "git's merge result file, named by git for the driver it runs (git made it a moment before)"
 PLAIN_OPEN = {
     # why intent.py's: ``_add`` appends to the undo record the persist made itself a moment before, under

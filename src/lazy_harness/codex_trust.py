@@ -24,9 +24,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 
-from lazy_harness import settings, settings_write
+from lazy_harness import scratch, settings, settings_write
 from lazy_harness.codex_trust_listing import ConfigUnreadableError, our_hooks
 from lazy_harness.codex_trust_server import CLIENT, AppServer, TrustError, open_server
 
@@ -178,16 +177,20 @@ def our_hashes(ours: list[tuple[str, str, dict]], env: Mapping[str, str] | None 
     why a scratch folder: Codex lists none of the person's file's hooks while it refuses that file; the
     hash covers a hook's event and definition, not its file or place (codex 0.171.0), so the same
     definitions hash alike there."""
-    with tempfile.TemporaryDirectory(prefix="lh-codex-", ignore_cleanup_errors=True) as scratch:
+    try:
+        made = scratch.folder("lh-codex-", env)
+    except scratch.Refused as exc:
+        raise TrustError(exc.message, exc.hint) from None
+    with made as home:
         hooks: dict[str, list[dict]] = {}
         for _, event, group in ours:
             hooks.setdefault(event, []).append(group)
-        path = os.path.join(scratch, "hooks.json")
+        path = os.path.join(home, "hooks.json")
         with open(path, "w", encoding="utf-8") as fh:
             json.dump({"hooks": hooks}, fh)
-        server = open_server({**(os.environ if env is None else env), "CODEX_HOME": scratch}, scratch, timeout)
+        server = open_server({**(os.environ if env is None else env), "CODEX_HOME": home}, home, timeout)
         try:
-            return {h["currentHash"] for h in our_hooks(server, path, scratch) if isinstance(h.get("currentHash"), str)}
+            return {h["currentHash"] for h in our_hooks(server, path, home) if isinstance(h.get("currentHash"), str)}
         finally:
             server.close()
 

@@ -37,13 +37,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lazy_harness import proc
+from lazy_harness import proc, scratch
 from lazy_harness.regular_file import NotRegularFile, read_regular
 from lazy_harness.errors import ModelError
 from lazy_harness.worker import llm
@@ -278,7 +277,11 @@ def call(prompt: str, cfg: Mapping[str, Any], env: Mapping[str, str] | None, wor
     llm.CallError with the causes and actions of llm.call (``max_budget_usd`` has no Codex flag)."""
     loop = llm._loop_config(cfg)
     timeout = float(loop.get("timeout_seconds") or 120)
-    with tempfile.TemporaryDirectory(prefix="lh-codex-") as tmp:
+    try:
+        made = scratch.folder("lh-codex-", env)
+    except scratch.Refused as exc:  # why wait: the task keeps its session until the folders are fixed
+        raise llm.CallError(exc.message, "cannot_start", llm.WAIT, hint=exc.hint) from None
+    with made as tmp:
         schema_file = os.path.join(tmp, "schema.json")
         with open(schema_file, "w", encoding="utf-8") as fh:
             json.dump(strict_schema(schema or ANSWER_SCHEMA), fh)
