@@ -8,6 +8,7 @@ import os
 import pytest
 
 from lazy_harness import config, paths, private
+from tests.support.as_person import as_root, not_the_persons
 from tests.support.swap_at import SwapAt
 
 NOBODY = 65534
@@ -17,11 +18,12 @@ CALLS = ("open", "lstat", "stat", "fstat", "readlink")
 
 
 def _write(path: str, data: bytes, owner: int | None = None, mode: int = 0o600) -> None:
+    """``owner``: not the person's (another user's as root, else open to others' writes: ``not_the_persons``)."""
     with open(path, "wb") as fh:
         fh.write(data)
     os.chmod(path, mode)
     if owner is not None:
-        os.chown(path, owner, owner)
+        not_the_persons(path, mode)
 
 
 def _exchange(a: str, b: str) -> None:
@@ -61,9 +63,11 @@ def test_load_fast_refuses_another_users_file_by_itself(tmp_path, monkeypatch):
     folder.mkdir(mode=0o700)
     path = str(folder / "config.toml")
     monkeypatch.setenv("LH_CONFIG", path)
-    _write(path, THEIRS, NOBODY, 0o644)
+    with open(path, "wb") as fh:
+        fh.write(THEIRS)
+    said = not_the_persons(path, 0o644)
     values = config.load_fast()
-    assert "belongs to uid 65534" in (config.invalid(values) or "")
+    assert said in (config.invalid(values) or "")
     assert values["recall"]["max_items"] == 5
     assert not os.path.exists(os.path.join(paths.state_dir(), "config.json"))
 
@@ -84,7 +88,7 @@ def test_the_snapshot_is_stamped_with_the_files_identity(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("owner, mode, usable", [
-    (NOBODY, 0o755, False),  # their folder: they rename what is in it
+    pytest.param(NOBODY, 0o755, False, marks=as_root),  # their folder: they rename what is in it
     (0, 0o777, False),
     (0, 0o770, False),
     (0, 0o1777, True),  # sticky: only the owner of an entry renames it
@@ -123,7 +127,7 @@ def test_a_config_kept_as_a_link_is_read_when_its_target_is_safe(tmp_path, monke
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     _write(str(theirs / "lh.toml"), OURS)
-    os.chown(theirs, NOBODY, NOBODY)
+    not_the_persons(str(theirs), 0o755)
     os.unlink(path)
     os.symlink(str(theirs / "lh.toml"), path)
     assert str(theirs) in (private.config_problem() or "")

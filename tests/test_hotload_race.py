@@ -13,6 +13,7 @@ import pytest
 
 import lazy_harness
 from lazy_harness import hotload
+from tests.support.as_person import as_root, not_the_persons
 from tests.support.swap_at import SwapAt
 
 PACKAGE = os.path.dirname(os.path.abspath(lazy_harness.__file__))
@@ -28,7 +29,8 @@ def copy(tmp_path) -> str:
 
 
 def _evil_folder(root: str, parent: str, name: str) -> str:
-    """Another user's cache folder holding a bundle that passes the header checks; returns it."""
+    """Another user's cache folder holding a bundle that passes the header checks (unprivileged: open to
+    others' writes, ``not_the_persons``); returns it."""
     evil = os.path.join(root, "evil")
     os.makedirs(os.path.join(evil, "hooks"))
     code = marshal.dumps(compile("raise SystemExit('attacker')", "x", "exec"))
@@ -38,8 +40,7 @@ def _evil_folder(root: str, parent: str, name: str) -> str:
     with open(os.path.join(evil, "hooks", name), "wb") as fh:
         fh.write(hotload.MAGIC + len(head).to_bytes(4, "little") + head + code)
     for p in (evil, os.path.join(evil, "hooks"), os.path.join(evil, "hooks", name)):
-        os.chown(p, NOBODY, NOBODY)
-        os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+        not_the_persons(p, 0o755 if os.path.isdir(p) else 0o644)
     return evil
 
 
@@ -124,7 +125,7 @@ def test_the_bundle_is_never_written_into_another_users_folder_swapped_in(world,
 
 
 @pytest.mark.parametrize("owner, mode, usable", [
-    (NOBODY, 0o755, False),  # another user's folder: they may rename what is in it
+    pytest.param(NOBODY, 0o755, False, marks=as_root),  # another user's folder: they may rename what is in it
     (0, 0o777, False),  # anyone may rename what is in it
     (0, 0o775, False),
     (0, 0o1777, True),  # sticky, as /tmp: only the owner of an entry renames it

@@ -10,6 +10,7 @@ import pytest
 
 from lazy_harness import paths, private, queue
 from tests.hooks.hookrun import SID, enable_loop, hook_log, run_hook
+from tests.support.as_person import not_the_persons
 
 PAYLOAD = {"session_id": SID, "cwd": "/nonexistent", "prompt": "the deploy scheduler ran twice last night, why"}
 
@@ -109,10 +110,9 @@ def test_a_hook_does_not_read_a_config_in_a_folder_another_user_may_rename_in(ev
     path = shared / "config.toml"
     path.write_text("[compound_loop]\nenabled = true\n")
     os.chmod(path, 0o600)
-    os.chown(shared, 65534, 65534)
-    os.chmod(shared, 0o755)
+    said = not_the_persons(str(shared), 0o755).replace(" (uid 0)", f" (uid {os.geteuid()}) nor root")
     r = run_hook(event, dict(PAYLOAD, hook_event_name=event), env=dict(os.environ, LH_CONFIG=str(path)))
     assert r.returncode == 0 and r.stdout == b""
     [line] = hook_log(paths.claude_dir())
-    assert f"skipped: {shared} belongs to uid 65534, not to you (uid {os.geteuid()}) nor root; see lh doctor" in line
+    assert f"skipped: {shared} {said}" in line and "; see lh doctor" in line
     assert not os.path.exists(os.path.join(paths.state_dir(), "config.json"))  # no snapshot of it

@@ -11,6 +11,7 @@ from lazy_harness import paths
 from lazy_harness.memory import files
 from tests.hooks.hookrun import hook_log, run_hook
 from tests.support import memory_samples as ms
+from tests.support.as_person import as_root
 
 NOW = time.time()
 SID = "0b7e3c55-2f4a-4d8e-9a61-5c3b2e1f0d94"
@@ -151,6 +152,7 @@ def test_memory_folder_a_symlink_to_the_persons_folder(project, tmp_path):
     assert "advisory locks" in _both(project)[0]
 
 
+@as_root  # why no twin: giving the folder away is the scenario; open to writing is test_private.py's
 def test_memory_folder_owned_by_another_uid(project):
     mem = paths.memory_dir(project)
     for folder, _, names in os.walk(mem):

@@ -40,3 +40,16 @@ def made_by(path: str, uid: int, mode: int = 0o755) -> str:
     os.chown(path, uid, uid)
     os.chmod(path, mode)
     return path
+
+
+def not_the_persons(path: str, mode: int) -> str:
+    """Make ``path`` what another local user could have made, then give it ``mode``: as root, theirs
+    (owner and group ``PERSON``); unprivileged, where nothing can be given away, the person's own but
+    open to others' writes (``mode`` with 0o022 added), which every check refuses as it refuses another
+    user's. Returns the words of the refusal, the same for a folder of ours and for one holding it."""
+    if os.geteuid() == 0:
+        os.chown(path, PERSON, PERSON)
+        os.chmod(path, mode)
+        return f"belongs to uid {PERSON}, not to you (uid 0)"
+    os.chmod(path, mode | 0o022)
+    return f"is open to group or others (mode {(mode | 0o022) & 0o7777:04o})"
