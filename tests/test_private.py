@@ -6,6 +6,7 @@ import os
 import pytest
 
 from lazy_harness import paths, private
+from tests.support.as_person import me_and_my_group
 
 ME = os.geteuid()
 OTHER = 65534 if ME == 0 else ME + 1  # as root a real other user; otherwise the owner required is injected
@@ -143,11 +144,9 @@ def test_a_folder_others_may_rename_in_is_named_in_the_fix(tmp_path, monkeypatch
 def test_a_group_of_one_is_no_group_another_user_has_as_primary(tmp_path, monkeypatch):
     """``useradd -g alice bob``: bob is in alice's group without being listed in it (gr_mem lists only
     supplementary members); a folder writable by that group is open to bob."""
-    import grp
     import pwd
 
-    me = pwd.getpwuid(os.geteuid())
-    own = grp.getgrgid(me.pw_gid)
+    me, own = me_and_my_group()
     if own.gr_name != me.pw_name or own.gr_mem:
         pytest.skip("this user has no private group of their own")
     folder = tmp_path / "made-under-umask-002"

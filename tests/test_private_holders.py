@@ -11,6 +11,7 @@ import os
 import pytest
 
 from lazy_harness import paths, private
+from tests.support.as_person import me_and_my_group
 
 ME = os.geteuid()
 THEM = 65534  # nobody: a real other user
@@ -134,11 +135,9 @@ def test_the_default_layout_passes(tmp_path):
 
 def test_a_home_writable_by_the_persons_own_private_group_passes(tmp_path):
     """umask 002 homes (Debian, Ubuntu): the group is the person's alone."""
-    import grp
     import pwd
 
-    me = pwd.getpwuid(ME)
-    own = grp.getgrgid(me.pw_gid)
+    me, own = me_and_my_group()
     if own.gr_name != me.pw_name or own.gr_mem or any(u.pw_gid == me.pw_gid and u.pw_uid != ME for u in pwd.getpwall()):
         pytest.skip("this user has no private group of their own")
     home = paths.home()

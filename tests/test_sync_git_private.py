@@ -10,6 +10,7 @@ import pytest
 
 from lazy_harness.sync.repo import SyncError
 from tests.test_sync import Machine, _git
+from tests.support.as_person import me_and_my_group
 
 
 @pytest.fixture
@@ -90,11 +91,8 @@ def test_doctor_fails_on_a_sync_repository_others_could_write(tmp_path):
 
 
 def test_a_repository_made_under_umask_002_writable_only_by_the_persons_own_group_still_syncs(two):
-    import grp
-    import pwd
 
-    me = pwd.getpwuid(os.geteuid())
-    own = grp.getgrgid(me.pw_gid)
+    me, own = me_and_my_group()
     if own.gr_name != me.pw_name or own.gr_mem:
         pytest.skip("this user has no private group of their own")
     a, _ = two

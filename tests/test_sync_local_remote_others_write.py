@@ -6,7 +6,6 @@ person. A remote on another machine (``host:path``, ``https://``, ``ssh://``) is
 import grp
 import json
 import os
-import pwd
 from pathlib import Path
 from urllib.parse import quote
 
@@ -16,6 +15,7 @@ from lazy_harness import config, paths, sync
 from lazy_harness.sync import repo
 from lazy_harness.sync.repo import SyncError
 from tests.test_sync import Machine, _git
+from tests.support.as_person import me_and_my_group
 
 REFUSED = "lh sync runs no git there"
 
@@ -208,8 +208,7 @@ def test_the_skipped_name_git_tries_first_is_looked_at_too(tmp_path):
 
 
 def test_a_remote_writable_only_by_the_persons_own_group_still_syncs(tmp_path):
-    me = pwd.getpwuid(os.geteuid())
-    own = grp.getgrgid(me.pw_gid)
+    me, own = me_and_my_group()
     if own.gr_name != me.pw_name or own.gr_mem:
         pytest.skip("this user has no private group of their own")
     remote = _bare(tmp_path / "vmem.git")

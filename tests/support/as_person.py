@@ -53,3 +53,17 @@ def not_the_persons(path: str, mode: int) -> str:
         return f"belongs to uid {PERSON}, not to you (uid 0)"
     os.chmod(path, mode | 0o022)
     return f"is open to group or others (mode {(mode | 0o022) & 0o7777:04o})"
+
+
+def me_and_my_group():
+    """This user's entry in the user database and their primary group's, for the tests of a group of one
+    (private.group_of_one); skipped for a uid with no entry (a container run with an arbitrary uid), which
+    has no group of its own to test."""
+    import grp
+    import pwd
+
+    try:
+        me = pwd.getpwuid(os.geteuid())
+        return me, grp.getgrgid(me.pw_gid)
+    except KeyError:
+        pytest.skip("this uid has no entry in the user database, so no private group of its own")
