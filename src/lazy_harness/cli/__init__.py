@@ -11,6 +11,7 @@ import click
 
 from lazy_harness import __version__
 from lazy_harness.errors import LhError
+from lazy_harness.logfile import terminal_safe
 
 # name -> (module, attribute, one-line help)
 COMMANDS = {
@@ -124,8 +125,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         # why: without standalone mode click returns ctx.exit()'s code instead of exiting
         rc = cli.main(args=argv, prog_name="lh", standalone_mode=False)
-    except LhError as exc:
-        click.echo(f"lh: {exc}", err=True)
+    except LhError as exc:  # why terminal_safe: a message names folders, files and values others chose
+        click.echo(terminal_safe(f"lh: {exc}"), err=True)
         sys.exit(1)
     except click.exceptions.Abort:
         click.echo("lh: aborted", err=True)
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.exit(0)
     except OSError as exc:  # why: a memory file that is a folder, unreadable, a full disk: one line, no traceback
-        click.echo(f"lh: {os_error_line(exc)}", err=True)
+        click.echo(terminal_safe(f"lh: {os_error_line(exc)}"), err=True)
         sys.exit(1)
     sys.exit(rc if isinstance(rc, int) else 0)
 

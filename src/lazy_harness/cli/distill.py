@@ -12,6 +12,7 @@ import click
 from lazy_harness import paths, queue
 from lazy_harness.cli.options import project_option
 from lazy_harness.errors import LhError
+from lazy_harness.logfile import terminal_safe
 from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
@@ -129,7 +130,9 @@ def distill(transcript: str, project: str | None, dry_run: bool, whole: bool) ->
         outcome = pipeline.distill(fields, cfg, os.environ, trust=False)
     if dry_run:
         if outcome.prompt is not None:
-            click.echo(outcome.prompt)
+            # why terminal_safe: the prompt quotes the transcript, where a pasted log or a tool's output may
+            # hold an escape sequence; line breaks and tabs stay, so it reads as the model gets it
+            click.echo(terminal_safe(outcome.prompt, keep="\n\t"))
             click.echo(f"\n# prompt: {len(outcome.prompt)} characters", err=True)
         click.echo(f"# {outcome.status}: {outcome.reason}", err=True)
         if outcome.status != "processed":

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from lazy_harness.logfile import terminal_safe
+
 
 class Report:
     def __init__(self) -> None:
@@ -12,7 +14,8 @@ class Report:
 
     def line(self, status: str, check: str, detail: str, hint: str | None = None) -> None:
         self.failed = self.failed or status == "fail"
-        click.echo(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else ""))
+        # why terminal_safe: a detail names files a sync remote wrote, folders a cloned repository named
+        click.echo(terminal_safe(f"{status:<4}  {check}: {detail}" + (f"  (hint: {hint})" if hint else "")))
 
     def warn_each(self, check: str, found: str, hint: str, lines: list[str]) -> None:
         """A warning of what was found, then each of ``lines`` (a damaged file or line) on its own."""

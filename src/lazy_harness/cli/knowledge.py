@@ -10,6 +10,7 @@ import click
 
 from lazy_harness import CODEX, PAYLOAD_AGENT, paths, queue as spool
 from lazy_harness.errors import LhError
+from lazy_harness.logfile import terminal_safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ def _resolve(session_id: str | None, cwd: str) -> dict:
     else:
         path, skipped = sessions.newest_interactive(cwd)
         for other, kind in skipped:
-            click.echo(f"skipped {os.path.basename(other)}: {kind} session")
+            click.echo(terminal_safe(f"skipped {os.path.basename(other)}: {kind} session"))
         if path is None:
             raise LhError(f"no interactive Claude Code session found for {cwd}, nor a Codex one",
                           hint="run it from the project folder, or pass --session ID")
@@ -261,8 +262,8 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
                                "approve running it outside the sandbox") from None
         raise
     q = paths.queue_dir()
-    click.echo(f"queued {spool.task_id(name)} for session {session_id}")
-    click.echo(f"  transcript: {path}")
+    click.echo(terminal_safe(f"queued {spool.task_id(name)} for session {session_id}"))
+    click.echo(terminal_safe(f"  transcript: {path}"))
     click.echo(f"  memory:     {paths.memory_dir(cwd, None, cfg['memory']['path'] or None)}")
     if not wait:
         click.echo("the worker runs in the background: lh queue, lh logs --worker")
@@ -279,8 +280,9 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
     if state == "waiting":
         raise LhError(f"task {spool.task_id(followed)} waits: {_cause(fields['wait_reason'])}; it stays queued and "
                       f"runs by itself {_when(fields)}", hint="lh queue; lh logs --worker")
-    click.echo(f"{state}: {_outcome(fields)}")
+    # why terminal_safe: a failed call's reason quotes claude's stderr or its answer, as lh queue shows it
+    click.echo(terminal_safe(f"{state}: {_outcome(fields)}"))
     if fields.get("written"):
-        click.echo(f"wrote: {fields['written']}")
+        click.echo(terminal_safe(f"wrote: {fields['written']}"))
     if state == "failed":
         raise click.exceptions.Exit(1)

@@ -86,7 +86,7 @@ def history(project: str | None) -> None:
     others: list[tuple[dict, str | None]] = [
         (run, None) for run in listed_elsewhere(mdir, ldir, name, {str(r["run"]) for r, _ in runs})]
     if not runs and not others:
-        click.echo(f"no changes recorded for {name} ({journal.folder(mdir)})")
+        click.echo(terminal_safe(f"no changes recorded for {name} ({journal.folder(mdir)})"))
         return
     for data, where in sorted(runs + others, key=lambda pair: run_order(pair[0]), reverse=True):
         if "elsewhere" in data:
