@@ -34,6 +34,14 @@ HOOKS = "hooks.log"
 WORKER = "worker.log"
 SPAWN = "compound-loop.log"
 
+# Printable characters that draw nothing (``str.isprintable`` passes them): the combining grapheme joiner,
+# the Hangul fillers, the Khmer inherent vowels and the Mongolian free variation selectors. Inside
+# ``Human:`` or ``</system-reminder>`` one hid the marker from a check that looks for it, while a model
+# and a person still read it whole. The read-back (memory/fence.py) shows them as escapes too, with a
+# variation selector after a letter; the hold check reads through them (memory/trust.py ``_ZERO_WIDTH``).
+HIDDEN = "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"
+_HIDDEN = frozenset(HIDDEN)
+
 # What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that colour, move
 # the cursor, set the window title, write the clipboard with OSC 52), DEL, the C1 controls (U+009B is
 # an 8-bit CSI), and the bidi embeddings, overrides and isolates that reorder what is shown; and what
@@ -44,10 +52,10 @@ SPAWN = "compound-loop.log"
 # and what a terminal does not show at all, so a person reading memory would not see it was there: tag
 # characters (U+E0000..U+E007F spell ASCII no one sees), the zero-width space, the left-to-right, right-
 # to-left and Arabic letter marks, the word joiner and invisible operators, a byte order mark inside
-# text (the joiners U+200C and U+200D stay: Persian words and emoji sequences need them)
+# text (the joiners U+200C and U+200D stay: Persian words and emoji sequences need them), and :data:`HIDDEN`
 _UNSAFE = (range(0x20), range(0x7F, 0xA0), range(0x2028, 0x202F), range(0x2066, 0x206A), range(0xD800, 0xE000),
            range(0x200B, 0x200C), range(0x200E, 0x2010), range(0x061C, 0x061D), range(0x2060, 0x2065),
-           range(0xFEFF, 0xFF00), range(0xE0000, 0xE0080))
+           range(0xFEFF, 0xFF00), range(0xE0000, 0xE0080), *(range(ord(c), ord(c) + 1) for c in HIDDEN))
 _TABLES: dict = {}  # keep -> the translate table: each character of _UNSAFE but those in keep as its escape
 
 
@@ -73,7 +81,8 @@ def terminal_safe(text: str, keep: str = "\t") -> str:
     """``text`` with every C0 control but those in ``keep``, DEL, C1 control, bidi override or isolate,
     lone surrogate and character a terminal does not show shown as its escape ``\\uXXXX`` (ESC ->
     ``\\u001b``); anything else as it is."""
-    if text.isprintable():  # why: the common case, one pass in C; every character we escape fails it
+    # why: the common case, one pass in C; every character we escape fails it but those of HIDDEN
+    if text.isprintable() and (text.isascii() or _HIDDEN.isdisjoint(text)):
         return text
     table = _TABLES.get(keep)
     if table is None:

@@ -41,8 +41,11 @@ DISARMS = "turns off permissions, sandboxing, hooks or verification"
 AUTHORITY = "hides things from the user or claims system authority"
 SECRET = "holds a secret"  # then the kinds and the redacted words around it (:func:`secret`)
 
+# the format characters that draw nothing, and the printable ones (logfile.HIDDEN: the grapheme joiner,
+# the Hangul fillers, the Khmer inherent vowels, the Mongolian free variation selectors). why a list here
+# and not that constant: rules_stamp digests this file, so a change of what is read through is a new stamp
 _ZERO_WIDTH = dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
-                                     "\ufeff\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"))
+                                     "\ufeff\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0"))
 # Cyrillic and Greek letters drawn like Latin ones (lower case: the text is case-folded first)
 _LOOKALIKE = str.maketrans({
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
