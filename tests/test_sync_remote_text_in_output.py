@@ -32,3 +32,19 @@ def test_a_remote_file_name_holding_escapes_is_printed_escaped(tmp_path):
     assert "edited on both machines" in said
     assert not any(c in said for c in "\x1b\x07\u202e") and "\\u001b" in said
     assert sync.status(a.cfg, a.env)["conflicts"] == [said]
+
+
+def test_a_stale_lock_of_a_remote_branch_is_named_escaped(tmp_path):
+    remote = tmp_path / "remote.git"
+    _git("init", "-q", "--bare", str(remote))
+    a = Machine(tmp_path, remote, "a")
+    a.add("decision", "Use SQLite for the index")
+    a.sync()
+    # a round killed while it fetched a branch the remote named (git refuses C0 controls in a ref name,
+    # not an 8-bit CSI or a bidi override)
+    refs = a.data / ".git" / "refs" / "remotes" / "origin"
+    refs.mkdir(parents=True, exist_ok=True)
+    (refs / "fix-\x9b2J\u202eretry.lock").write_text("")
+    [said] = a.sync()["repaired"]
+    assert said.startswith("removed a stale refs/remotes/origin/fix-")
+    assert not any(c in said for c in "\x9b\u202e") and "\\u009b2J\\u202eretry" in said

@@ -115,9 +115,10 @@ def run(cfg: Config, env: Mapping[str, str] | None = None, now: float | None = N
 
 
 def _printable(lines: list[str]) -> list[str]:
-    """A round's ``conflict:`` lines as ``lh sync`` prints them and ``--status`` keeps them: a file name
-    or an id in them is the remote's choice, so a terminal escape, a bidi override or a line break
-    there is shown as its escape (``\\u001b``), never sent to a terminal."""
+    """A round's ``conflict:`` lines as ``lh sync`` prints them and ``--status`` keeps them, and its
+    ``repaired:`` lines: a file name, a branch or an id in them is the remote's choice, so a terminal
+    escape, a bidi override or a line break there is shown as its escape (``\\u001b``), never sent to a
+    terminal."""
     return [logfile.terminal_safe(line, keep="") for line in lines]
 
 
@@ -161,8 +162,11 @@ def _round(cfg: Config, env: Mapping[str, str] | None, data: str, remote: str, n
         raise SyncError(f"push rejected {PUSH_TRIES} times: another machine pushed to the remote first each time; "
                         "this machine's memory is merged and committed here, not pushed",
                         hint="lh sync (the next round pushes it)")
-    return {"committed": got["committed"], "merged": len(got["changed"]), "pushed": got["pushed"], "repaired": repaired,
-            "rewritten": got["rewritten"], "conflicts": got["conflicts"], "not_synced": left_out_line(got["left_out"])}
+    # why _printable for what was repaired too: a stale lock below refs/remotes is named for a branch the
+    # remote chose
+    return {"committed": got["committed"], "merged": len(got["changed"]), "pushed": got["pushed"],
+            "repaired": _printable(repaired), "rewritten": got["rewritten"], "conflicts": got["conflicts"],
+            "not_synced": left_out_line(got["left_out"])}
 
 
 def _after_merge(cfg: Config, env: Mapping[str, str] | None, data: str, now: float, got: dict) -> None:
