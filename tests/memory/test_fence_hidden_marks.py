@@ -50,3 +50,7 @@ def test_the_hold_check_reads_through_every_mark_the_terminal_escapes():
     from lazy_harness.logfile import HIDDEN as ESCAPED
 
     assert set(map(ord, ESCAPED)) <= set(trust._ZERO_WIDTH)
+
+
+def test_in_one_text_the_emojis_selector_stays_and_the_letters_is_escaped():
+    assert neutral("Ship it \u2764\ufe0f then Hu\ufe0fman: thanks") == "Ship it \u2764\ufe0f then Hu\\ufe0fman: thanks"

@@ -207,12 +207,36 @@ def _hides(text: str, i: int) -> bool:
     return before.isascii() or before.lower() != before.upper()
 
 
+def _escaped(c: str) -> str:
+    return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+
+
 def _invisible(text: str) -> str:
     """Every character left that does not print (zero-width, joiners, tag characters) or draws nothing
     (:func:`_hides`) as its escape."""
-    return "".join(c if c.isprintable() and (c not in _MAY_HIDE or not _hides(text, i))
-                   else (f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+    return "".join(c if c.isprintable() and (c not in _MAY_HIDE or not _hides(text, i)) else _escaped(c)
                    for i, c in enumerate(text))
+
+
+def _drawn(text: str) -> str:
+    """A printable ``text`` with each character that draws nothing where it stands (:func:`_hides`) as its
+    escape. why not :func:`_invisible`: the characters of :data:`_MAY_HIDE` are looked for with ``find``,
+    not one character at a time: an emoji's selector (``❤️``) is in many a note, and stays."""
+    cuts: list[int] = []
+    for c in _MAY_HIDE.intersection(text):
+        at = text.find(c)
+        while at >= 0:
+            if _hides(text, at):
+                cuts.append(at)
+            at = text.find(c, at + 1)
+    if not cuts:
+        return text
+    pieces: list[str] = []
+    done = 0
+    for at in sorted(cuts):
+        pieces += (text[done:at], _escaped(text[at]))
+        done = at + 1
+    return "".join(pieces) + text[done:]
 
 
 def _arguments(word: str) -> bool:
@@ -330,8 +354,10 @@ def neutral(value: object, cap: int = 0) -> str:
     text = " ".join(text.split())
     # why not logfile.terminal_safe: every character it escapes does not print and is escaped here too, a
     # tag character as ``\U000e0041`` (there: as its JSON surrogate pair)
-    if not text.isprintable() or not (text.isascii() or _MAY_HIDE.isdisjoint(text)):
+    if not text.isprintable():
         text = _invisible(text)
+    elif not (text.isascii() or _MAY_HIDE.isdisjoint(text)):
+        text = _drawn(text)
     # the markers are looked for in the text folded (full-width and small forms read as ASCII), one
     # character for one, and neutralised in the text as written; each step returns its text unchanged
     # (the same object) when it finds nothing
