@@ -96,3 +96,18 @@ def test_handoff_now_wait_prints_a_failed_calls_stderr_escaped(isolated_home, tm
     [failed] = [line for line in done.out.splitlines() if line.startswith("failed: ")]
     assert "claude reported an error: \\u001b]0;owned" in failed, repr(failed)
     assert _raw(done.out + done.err) == []
+
+
+def test_consolidate_prints_a_failed_calls_stderr_escaped(isolated_home, tmp_path, monkeypatch):
+    from tests.hooks.hookrun import enable_loop
+    from tests.support import fake_claude
+
+    enable_loop(isolated_home, retry_backoff_seconds=0, max_attempts=1)
+    fake_claude.use(tmp_path, monkeypatch, answer={"__fail__": "claude reported an error: " + HOSTILE})
+    root = ms.make_project(tmp_path, "proj")
+    ms.write_jsonl(os.path.join(paths.project_memory_dir(root), "decisions.jsonl"),
+                   [ms.decision(NOW - i, f"Use SQLite for the index, take {i}", "one file") for i in range(30)])
+    done = invoke("memory", "consolidate", "--project", root)
+    assert done.code == 1
+    assert done.out.startswith("failed: ") and "claude reported an error: \\u001b]0;owned" in done.out, done.out
+    assert _raw(done.out + done.err) == []

@@ -52,20 +52,22 @@ _PROJECT = project_option()
 def consolidate(project: str | None, dry_run: bool) -> None:
     """Let the model mark superseded decisions, duplicate failures, deprecated learnings and done
     handoff items (no gates: runs now). Undo with `lh memory undo`."""
+    from lazy_harness.logfile import terminal_safe
     from lazy_harness.worker import consolidate as job
 
     _, cfg, mdir, ldir, name = _where(project)
     result = job.run(mdir, ldir, name, cfg, os.environ, time.time(), dry_run=dry_run)
     if result.run:
         index_after(mdir, ldir)
+    # why terminal_safe: the lines quote the model's answer, and a failed call's reason claude's stderr
     for problem in result.problems:
-        click.echo(f"ignored: {problem}", err=True)
+        click.echo(terminal_safe(f"ignored: {problem}"), err=True)
     for change in result.changes:
-        click.echo(("would " if dry_run else "") + str(change))
+        click.echo(terminal_safe(("would " if dry_run else "") + str(change)))
     for line in result.not_applied:  # why: dropped just before its write (its entry no longer live)
-        click.echo(line)
+        click.echo(terminal_safe(line))
     tail = f" (journal {result.run}: lh memory undo {result.run})" if result.run else ""
-    click.echo(f"{result.status}: {result.reason}{tail}")
+    click.echo(terminal_safe(f"{result.status}: {result.reason}{tail}"))
     if result.status == "failed":
         raise click.exceptions.Exit(1)
 
