@@ -225,8 +225,8 @@ def _settings_warning(f: SettingsFile, detail: str, missing: list[str]) -> tuple
     first of: an event running another's hook, ``async`` on one that reads back, an event run twice, a
     missing event, a narrow matcher, another install's commands, an older form; None when nothing."""
     reinstall = "lh hooks install" + (" --project" if f.label == "project" else "")
-    if crossed := _crossed(f.ours):
-        return f"{f.path}: {crossed}", reinstall + " (writes each event's own command)"
+    if said := crossed(f.ours):
+        return f"{f.path}: {said}", reinstall + " (writes each event's own command)"
     if late := [o.event for o in f.ours if o.background and o.event in READ_BACK]:
         return (f"{f.path}: {', '.join(late)} runs with \"async\": true, so what it reads back reaches no turn (the "
                 "model never sees the memory)",
@@ -257,11 +257,13 @@ UNDONE = {"SessionStart": "reads nothing back", "UserPromptSubmit": "recalls not
           "Stop": "queues nothing", "SessionEnd": "queues nothing"}
 
 
-def _crossed(ours: list) -> str:
+def crossed(ours: list, agent: str = "claude") -> str:
     """The entries whose command runs the hook of another event than the one holding them (a command
-    copied from another event, its event word left), or Codex CLI's (one copied from its hooks.json),
-    said; "" when none. why: the hook runs the event and the agent its command names (``lh-hook Stop``
-    under SessionStart reads nothing back, and Stop runs twice)."""
+    copied from another event, its event word left), in the plugin's form, or, in Claude Code's files
+    (``agent`` claude), Codex CLI's (one copied from its hooks.json), said; "" when none. why: the hook
+    runs the event and the agent its command names (``lh-hook Stop`` under SessionStart reads nothing
+    back, and Stop runs twice), and the plugin's form leaves when a Claude Code settings file registers
+    ours. Codex's hooks.json holding Claude Code's form is said by ``hooks_codex.doctor_lines``."""
     events = {o.event for o in ours}
     said = []
     for o in ours:
@@ -271,9 +273,11 @@ def _crossed(ours: list) -> str:
                         f"{o.event} {UNDONE.get(o.event, 'runs no hook of its own')}"
                         + (f", and {named} runs twice" if named in events else ""))
         elif hook_command.plugin_form(o.command):
-            said.append(f"{o.event} runs {shown}, the plugin's form of the hook ({hook_command.PLUGIN_FLAG}), meant "
-                        "for the plugin's hooks.json: with the plugin enabled, both do the work")
-        elif hook_command.agent_of(o.command) == settings.CODEX:
+            meant = ("for the plugin's hooks.json: with the plugin enabled, both do the work" if agent != settings.CODEX
+                     else "for Claude Code's plugin: it leaves whenever a Claude Code settings file registers "
+                     "lazy-harness hooks, and Codex's sessions are not remembered then")
+            said.append(f"{o.event} runs {shown}, the plugin's form of the hook ({hook_command.PLUGIN_FLAG}), {meant}")
+        elif agent != settings.CODEX and hook_command.agent_of(o.command) == settings.CODEX:
             said.append(f"{o.event} runs {shown}, which runs the hook of Codex CLI ({settings.AGENT_FLAG} "
                         f"{settings.CODEX}): it takes Claude Code's sessions for Codex's")
     return "; ".join(said)

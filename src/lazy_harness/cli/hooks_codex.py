@@ -240,26 +240,7 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
     if found.refused is not None:  # why: Codex runs none of the file's hooks; their trust is moot
         return [("fail", "codex hooks", f"{found.refused.message}; {found.refused.effect}",
                  found.refused.hint), sessions]
-    events = [o.event for o in found.ours]
-    missing = [e for e in settings.CODEX_EVENTS if e not in events]
-    detail = f"{found.path}: {', '.join(events)}"
-    other = settings.other_install([o.command for o in found.ours])
-    claude = [o.event for o in found.ours if hook_command.agent_of(o.command) == "claude"]
-    rows: list[tuple[str, str, str, str | None]] = [
-        ("warn", "codex hooks", f"{found.path}: {', '.join(claude)} runs without {settings.AGENT_FLAG} "
-         f"{settings.CODEX}: the hook takes Codex's sessions for Claude Code's", "lh hooks install --agent codex")
-        if claude else
-        ("warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", "lh hooks install --agent codex")
-        if missing else
-        ("warn", "codex hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
-         "install than this lh's: that version runs the hooks, this one the commands and the worker",
-         "lh hooks install --agent codex (with this lh)")
-        if other else
-        ("warn", "codex hooks", f"{detail}: written by an older version: once what it runs is gone (an "
-         "interpreter removed with its virtualenv, lh-hook not on PATH), Codex reports a failed hook at every "
-         "event", "lh hooks install --agent codex")
-        if any(not hook_command.guarded(o.command) for o in found.ours)
-        else ("ok", "codex hooks", detail, None)]
+    rows: list[tuple[str, str, str, str | None]] = [_hooks_row(found)]
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
     elif found.trust.startswith("not trusted"):
@@ -271,6 +252,35 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
                      "turn them on in Codex's /hooks"))
     rows.append(sessions)
     return rows
+
+
+def _hooks_row(found: CodexState) -> tuple[str, str, str, str | None]:
+    """``lh doctor``'s row of our hooks in Codex's hooks.json (``found``, holding ours that Codex runs):
+    the first of Claude Code's form, an event running another's hook or the plugin's form, a missing
+    event, another install's commands, an older form; else ok."""
+    from lazy_harness.cli.doctor_hooks import crossed
+
+    events = [o.event for o in found.ours]
+    missing = [e for e in settings.CODEX_EVENTS if e not in events]
+    detail = f"{found.path}: {', '.join(events)}"
+    reinstall = "lh hooks install --agent codex"
+    claude = [o.event for o in found.ours if hook_command.agent_of(o.command) == "claude"]
+    if claude:
+        return ("warn", "codex hooks", f"{found.path}: {', '.join(claude)} runs without {settings.AGENT_FLAG} "
+                f"{settings.CODEX}: the hook takes Codex's sessions for Claude Code's", reinstall)
+    if said := crossed(found.ours, settings.CODEX):
+        return "warn", "codex hooks", f"{found.path}: {said}", reinstall + " (writes each event's own command)"
+    if missing:
+        return "warn", "codex hooks", f"{detail} (missing {', '.join(missing)})", reinstall
+    if other := settings.other_install([o.command for o in found.ours]):
+        return ("warn", "codex hooks", f"{detail}: the commands load lazy_harness from {', '.join(other)}, another "
+                "install than this lh's: that version runs the hooks, this one the commands and the worker",
+                reinstall + " (with this lh)")
+    if any(not hook_command.guarded(o.command) for o in found.ours):
+        return ("warn", "codex hooks", f"{detail}: written by an older version: once what it runs is gone (an "
+                "interpreter removed with its virtualenv, lh-hook not on PATH), Codex reports a failed hook at "
+                "every event", reinstall)
+    return "ok", "codex hooks", detail, None
 
 
 def status_line(cwd: str | None = None) -> str | None:
