@@ -46,9 +46,11 @@ if TYPE_CHECKING:
 JSONL = ("decisions.jsonl", "failures.jsonl", "handoff.jsonl", "marks.jsonl")
 HANDOFF = "handoff.md"
 NAMES = JSONL + (HANDOFF,)
-# why apart: a file only lazy-harness's own earlier folders hold, the usage record (``usage_log.USAGE``,
-# not imported: a hook's path), never looked for in Claude Code's folder, whose files are not ours
-OWN = ("usage.jsonl",)
+# why apart: files only lazy-harness's own earlier folders hold, the usage record (``usage_log.USAGE``,
+# first: the recount looks for it) and the record of the ids the store wrote (``written.FILE``: without
+# it, a line deleted by hand there is written again here; neither imported: a hook's path), never looked
+# for in Claude Code's folder, whose files are not ours
+OWN = ("usage.jsonl", "written.jsonl")
 RECOUNT = ("usage.jsonl", "marks.jsonl")  # merged in: the counts the budget cuts read are worked out again
 # a key refused because another repository wrote it: told the person once (hooks/session_start.py)
 OTHER_REPOSITORY = "was the memory of another repository"
@@ -151,9 +153,10 @@ def earlier_key(root: str | None, memory_dir: str, env: Env | None = None) -> st
 
 def take_over(old_dir: str, memory_dir: str, now: float, env: Env | None = None) -> list[str]:
     """Merge an earlier memory folder of this project into ``memory_dir`` (the caller holds its folder
-    lock): decisions, failures, handoff log, marks and usage record entry by entry (a usage line by its
-    text, as sync merges it; ``migrate_merge``: a rerun after a cut adds nothing twice), handoff.md
-    rendered again from the merged log (or, from a version before the log, merged item by item). Its
+    lock): decisions, failures, handoff log, marks, usage record and the record of written ids entry by
+    entry (a usage or written line by its text, as sync merges it; ``migrate_merge``: a rerun after a
+    cut adds nothing twice), handoff.md rendered again from the merged log (or, from a version before
+    the log, merged item by item). Its
     learnings stay: an alias makes them this project's. The old files are removed, except from a folder
     others still read (:func:`_read_elsewhere`): copied, left as they are (a later merge adds nothing
     twice)."""
