@@ -353,7 +353,7 @@ def _held_records(memory_dir: str, states: States) -> list[dict]:
             if now[0] == state.HELD:
                 # why the summary as the check's whole text redacts it: a secret across two fields (ADR 0062)
                 said = held_shown.record(rec, kind, now[1])
-                out.append(_entry(kind, eid, now, states.marked(eid), provenance.describe(rec, kind),
+                out.append(_entry(kind, eid, now, states.marked(eid), provenance.describe(rec, kind, env=states.env),
                                   said.get("summary") or "", f"{path}:{n}"))
     return out
 
@@ -372,12 +372,12 @@ def _held_items(memory_dir: str, states: States) -> list[dict]:
     for item in handoff.open_for_reading(memory_dir):
         now = states.record("handoff", item["id"], {"text": str(item.get("text") or "")})
         if now[0] == state.HELD:
-            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]), _item_origin(item),
+            out.append(_entry("handoff", item["id"], now, states.marked(item["id"]), _item_origin(item, states.env),
                               held_shown.text(item.get("text"), now[1]), os.path.join(memory_dir, files.HANDOFF)))
     return out
 
 
-def _item_origin(item: dict) -> str:
+def _item_origin(item: dict, env: Env | None = None) -> str:
     """Who opened an open item, in SessionStart's words: ``by hand`` for a line typed into handoff.md
     or one ``lh memory`` opened, else ``session 5e6f7a8b`` (``Codex session ...`` for a Codex one); an
     opening ``lh sync`` brought in says so (``provenance.item_described``)."""
@@ -387,7 +387,7 @@ def _item_origin(item: dict) -> str:
     # why: the pseudo-session of a hand edit, cut to a session's 8 characters, read "session hand-edi"
     who = ("by hand" if by in (HAND_EDIT, "by hand") else
            f"{provenance.agent_word(item, 'opened_agent')}session {provenance.name_shown(by, 'session') or '?'}")
-    return provenance.item_described(item, who)  # why: an opening sync brought in is no one's of this machine
+    return provenance.item_described(item, who, env)  # why: an opening sync brought in is no one's of this machine
 
 
 def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict]:
@@ -405,7 +405,8 @@ def _held_learnings(learnings_dir: str, cross: str, states: States) -> list[dict
             out.append({"kind": "learning", "id": eid, "state": now[0],
                         "reason": _at_read(now[1]) if at_read else now[1],
                         "origin": provenance.describe({**meta, "path": path}, "learning",
-                                                      session_key="origin_session", project_field="origin"),
+                                                      session_key="origin_session", project_field="origin",
+                                                      env=states.env),
                         "text": held_shown.text(meta.get("title"), now[1]), "file": path, "at_read": at_read,
                         "crosses": state.crosses(meta)})
     return out

@@ -226,31 +226,31 @@ def _may_hold_a_secret(text: str) -> bool:
 
 
 def describe(rec: dict, kind: str = "", machine: str | None = None, session_key: str = "session_id",
-             project_field: str = "project") -> str:
+             project_field: str = "project", env: Env | None = None) -> str:
     """One short phrase: ``session 1a2b3c4d in api``, ``sync from laptop-2 (ana): session ... in api``,
     ``by hand``, ``unknown``. ``machine``: this machine's name (``here()[0]`` when None); an entry
     written on another one arrived through sync. So did one this machine's record names
     (:func:`arrived`), whatever machine it names: ``sync from <this host> (ana, claims this machine):
-    ...``. Learnings pass ``origin_session``/``origin``."""
+    ...``. Learnings pass ``origin_session``/``origin``. ``env``: whose record (None: this process's)."""
     via = rec.get("via")
     session = name_shown(rec.get(session_key), "session")[:8]  # a session id's first 8 say which
     project = name_shown(rec.get(project_field), "project")
     if not isinstance(via, str) or not via:  # written before provenance, or by hand
         what = UNKNOWN if session else "by hand"
         what = f"{what} (in {project})" if project else what
-        if arrived(rec, kind):
+        if arrived(rec, kind, env):
             theirs = rec.get("machine")
-            return _synced(what, rec, theirs if isinstance(theirs, str) else "", machine or here()[0])
+            return _synced(what, rec, theirs if isinstance(theirs, str) else "", machine or here(env)[0])
         return what
     if via == HAND:
         what = "by hand"
     else:
         what = f"{agent_word(rec)}session {session or '?'}" + (f" in {project}" if project else "")
     if machine is None:
-        machine = here()[0]
+        machine = here(env)[0]
     theirs = rec.get("machine")
     theirs = theirs if isinstance(theirs, str) else ""
-    if (theirs and theirs != machine) or arrived(rec, kind):
+    if (theirs and theirs != machine) or arrived(rec, kind, env):
         what = _synced(what, rec, theirs, machine)
     if edited_by_hand(rec, kind):
         what += ", edited by hand since"
@@ -302,19 +302,20 @@ _ARRIVED: list = [None, frozenset(), frozenset(), float("-inf"), None, None]
 LOOK_AGAIN = 1.0  # seconds
 
 
-def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
-    """The keys of the record of what ``lh sync`` brought in (sync/arrivals.py), empty without one,
-    and the ids and places its keys of one version name."""
+def _arrived_keys(env: Env | None = None) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys of the record of what ``lh sync`` brought in (sync/arrivals.py) where ``env`` (None:
+    this process's environment) places it, empty without one, and the ids and places its keys of one
+    version name."""
     import time
 
     from lazy_harness import paths
 
-    now, where = time.monotonic(), _where()
+    now, where = time.monotonic(), _where(env)
     if now - _ARRIVED[3] < LOOK_AGAIN and where == _ARRIVED[4]:
         return _ARRIVED[1], _ARRIVED[2]
     # why the path as lh resolves it (``paths.synced_in_file``), not the variables' text: a relative
     # CLAUDE_CONFIG_DIR names another folder once the process works in another one, its text unchanged
-    path = paths.synced_in_file()
+    path = paths.synced_in_file(env)
     if now - _ARRIVED[3] < LOOK_AGAIN and path == _ARRIVED[5]:
         _ARRIVED[4] = where  # why: another spelling of the same folder (``cfg``, ``./cfg/``) looks at nothing
         return _ARRIVED[1], _ARRIVED[2]
@@ -331,12 +332,14 @@ def _arrived_keys() -> tuple[frozenset[str], frozenset[str]]:
     return _ARRIVED[1], _ARRIVED[2]
 
 
-def _where() -> tuple[str | None, ...]:
-    """What places the record, cheap to read on every entry: the variables, and the working folder when
-    ``CLAUDE_CONFIG_DIR`` is relative (paths.claude_dir reads it against that folder)."""
-    config_dir = os.environ.get("CLAUDE_CONFIG_DIR")
+def _where(env: Env | None = None) -> tuple[str | None, ...]:
+    """What places the record, cheap to read on every entry: the variables of ``env`` (None: this
+    process's), and the working folder when ``CLAUDE_CONFIG_DIR`` is relative (paths.claude_dir reads it
+    against that folder)."""
+    e = os.environ if env is None else env
+    config_dir = e.get("CLAUDE_CONFIG_DIR")
     here = os.getcwd() if config_dir and not config_dir.startswith("/") else None
-    return config_dir, os.environ.get("HOME"), here
+    return config_dir, e.get("HOME"), here
 
 
 def look_again() -> None:
@@ -344,15 +347,16 @@ def look_again() -> None:
     _ARRIVED[3] = float("-inf")
 
 
-def arrived(rec: dict, kind: str = "") -> bool:
+def arrived(rec: dict, kind: str = "", env: Env | None = None) -> bool:
     """Whether the entry ``rec`` (a decision or failure line, a learning's frontmatter with its
     ``path`` when the reader has it) arrived through ``lh sync``: its id, or the learning's place, is
     in this machine's record of what the merges brought in, or this version of it is (the other
     machine's version of an entry edited on both, put in place by ``lh memory undo``). A learning is
     matched by its place alone: one id may name a learning of each machine's (one title written on
     two days). Without its path (a reader that does not pass it), by its id, as records written
-    before places alone were kept name it. An entry merged before the record existed is not in it."""
-    keys, versions = _arrived_keys()
+    before places alone were kept name it. An entry merged before the record existed is not in it.
+    ``env``: whose record (None: this process's environment's)."""
+    keys, versions = _arrived_keys(env)
     if not keys:
         return False
     from lazy_harness.memory import ids
@@ -393,19 +397,19 @@ def opening_key(rec: dict) -> str:
     return f"{hid}@{ids.bytes_digest(said.encode('utf-8', 'replace'), 8)}"
 
 
-def item_arrived(item: dict) -> bool:
+def item_arrived(item: dict, env: Env | None = None) -> bool:
     """Whether the opening of the handoff item ``item`` (folded: ``opened``, ``opened_by``,
     ``opened_task``) arrived through ``lh sync``: this machine's record names it (:func:`opening_key`).
     why not its session field: ``hand-edit`` or a session id is text anyone with the remote can write."""
-    keys = _arrived_keys()[0]
+    keys = _arrived_keys(env)[0]
     return bool(keys) and opening_key(item) in keys
 
 
-def item_described(item: dict, what: str) -> str:
+def item_described(item: dict, what: str, env: Env | None = None) -> str:
     """``what`` (who opened the item, in the caller's words: ``by hand``, ``session 5e6f7a8b``), or, for
     an opening that arrived through sync (:func:`item_arrived`), ``sync from a machine it does not
     name: <what>``: an open record names no machine (ADR 0032, "how a line arrived")."""
-    return _synced(what, {}, "", "") if item_arrived(item) else what
+    return _synced(what, {}, "", "") if item_arrived(item, env) else what
 
 
 def agent_word(rec: dict, field: str = "agent") -> str:
