@@ -43,7 +43,8 @@ def sh_word(command: str, i: int) -> tuple[str | None, int]:
             if i < 0:
                 return None, -1
         elif c == "\\" and i + 1 < n:
-            out.append(command[i + 1])
+            if command[i + 1] != "\n":  # why: a backslash before a line break joins the lines, as in sh
+                out.append(command[i + 1])
             i += 2
         else:
             known = known and c != "$"
@@ -60,7 +61,10 @@ def _double_quoted(command: str, i: int, out: list[str], known: bool) -> tuple[i
         if command[i] == "`" or command.startswith("$(", i):
             return -1, known
         known = known and command[i] != "$"
-        if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\$`\n':
+        if command.startswith("\\\n", i):  # the lines joined: neither is kept
+            i += 2
+            continue
+        if command[i] == "\\" and i + 1 < n and command[i + 1] in '"\\$`':
             i += 1
         out.append(command[i])
         i += 1
@@ -77,10 +81,9 @@ def program_at(command: str) -> tuple[str | None, int, int]:
     """The program sh starts for ``command`` (its first word after any ``NAME=value``, and after ``env``
     with its options and ``NAME=value`` words), where that word starts and where it ends; None for the
     program when only a shell could say what it is, and -1 for both places when not even where it is."""
-    i, through_env, takes_value, options_done = 0, False, False, False
+    i, through_env, takes_value, options_done = _first_line(command), False, False, False
     while True:
-        while i < len(command) and command[i] in " \t":
-            i += 1
+        i = _blanks(command, i)
         start = i
         word, i = sh_word(command, i)
         if i < 0 or i == start:
@@ -98,6 +101,28 @@ def program_at(command: str) -> tuple[str | None, int, int]:
             through_env = True
             continue
         return word, start, i
+
+
+def _blanks(command: str, i: int) -> int:
+    """Where the next word of ``command`` from ``i`` starts: past spaces, tabs and backslash-joined lines."""
+    while i < len(command) and (command[i] in " \t" or command.startswith("\\\n", i)):
+        i += 1 if command[i] in " \t" else 2
+    return i
+
+
+def _first_line(command: str) -> int:
+    """Where ``command``'s first command starts: past blank lines and comment lines before it, which sh
+    runs nothing of (``# lazy-harness memory\nlh-hook Stop``)."""
+    i = 0
+    while True:
+        i = _blanks(command, i)
+        if i < len(command) and command[i] == "\n":
+            i += 1
+        elif i < len(command) and command[i] == "#":
+            end = command.find("\n", i)
+            i = len(command) if end < 0 else end
+        else:
+            return i
 
 
 def _env_option(word: str) -> str:
@@ -151,7 +176,7 @@ def prefix(command: str) -> str:
     """What ``command`` sets before its program (``LH_CONFIG=/x/y.toml ``, ``env LH_CONFIG=... ``), with
     one space after it, or "": what install keeps when it rewrites the person's command of ours."""
     _, start, _ = program_at(command)
-    before = command[:start].strip() if start > 0 else ""
+    before = command[_first_line(command):start].replace("\\\n", "").strip() if start > 0 else ""
     return before + " " if before else ""
 
 
@@ -199,8 +224,8 @@ def _words_from(command: str, i: int) -> tuple[list[str | None], int]:
     ``command`` at its end; -1 when only a shell could say)."""
     words: list[str | None] = []
     while i < len(command):
-        if command[i] in " \t":
-            i += 1
+        if command[i] in " \t" or command.startswith("\\\n", i):
+            i = _blanks(command, i)
         elif command[i] in _BREAK:
             return words, i
         elif command[i] == "#":  # a comment, to the end of its line
@@ -226,7 +251,7 @@ def _after(rest: str) -> list[str]:
     """The words of ``rest``, what follows a command's program and its words, without its comments
     (from a word starting with ``#`` to the end of its line): what sh runs after them."""
     words = []
-    for line in rest.split("\n"):
+    for line in rest.replace("\\\n", "").split("\n"):
         for word in line.split():
             if word.startswith("#"):
                 break
