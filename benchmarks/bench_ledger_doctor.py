@@ -5,7 +5,7 @@ A busy machine writes 250,000 ledger lines a month (about 110 MB; each signed wi
 the month back for the spend it shows (``budget.spend``, which the worker also asks before each task).
 Printed: the medians, wall and CPU (the CPU time hardly moves when other programs load the machine), of
 
-- ``lh doctor``: the whole command, a fresh process each run;
+- ``lh doctor``, ``lh cost``: the whole command, a fresh process each run;
 - ``ledger.unread``, ``budget.spend``: the two reads alone, in this process.
 
 The ledger is written as ``ledger.record`` writes it, this machine's lines of this month, from its
@@ -80,6 +80,12 @@ def _doctor() -> None:
         sys.exit(f"lh doctor: exit {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
 
 
+def _cost() -> None:
+    proc = subprocess.run([sys.executable, "-m", "lazy_harness", "cost"], capture_output=True, text=True)
+    if proc.returncode != 0 or "this month" not in proc.stdout:
+        sys.exit(f"lh cost: exit {proc.returncode}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+
+
 def _older(rev: str, budget) -> dict:
     """The two reads as cost/ledger.py at ``rev`` does them: its ``unread``, and the month's read of
     ``budget.spend`` (this machine's lines of the month, parsed as that version parses them)."""
@@ -106,7 +112,7 @@ def main() -> None:
         path = _build(args.lines)
         print(f"ledger: {args.lines:,} lines this month, {os.path.getsize(path) / 1e6:.0f} MB; {args.runs} runs "
               f"each; python {sys.version.split()[0]}; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-        cases = {"lh doctor": _doctor, "ledger.unread": ledger.unread,
+        cases = {"lh doctor": _doctor, "lh cost": _cost, "ledger.unread": ledger.unread,
                  "budget.spend": lambda: budget.spend(None, time.time())}
         if args.against:
             cases.update(_older(args.against, budget))

@@ -244,22 +244,25 @@ def _clipped(name: str) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def cost(since: str, by: str, as_json: bool) -> None:
     """Totals of the worker's model calls: cost, tokens and calls."""
-    from lazy_harness.cost import budget, ledger, paused
+    from lazy_harness.cost import budget, ledger, paused, snapshot
 
     now = time.time()
     start = parse_since(since, now)
-    entries = ledger.read_since(start)
+    # why one read: the period's lines, this machine's, the caps' spend and the lines nothing counts were
+    # four reads of the ledger, each parsing or checking every line of the month again
+    read = snapshot.Snapshot((start, budget.day_start(now), budget.month_start(now)))
+    spend = budget.spend(None, now, read.since)  # why first: its open-call markers are read before the ledger
+    entries = read.since(start)
     groups = ledger.group(entries, by)
     whole = ledger.Totals()
     for entry in entries:
         whole.add(entry)
     own = ledger.Totals()
-    for entry in ledger.read_since(start, mine=True):
+    for entry in read.since(start, mine=True):
         own.add(entry)
     cfg = load_config()
-    spend = budget.spend(None, now)
     verdict = paused.pause(cfg, now, spend)
-    damaged, claimed = ledger.unread()
+    damaged, claimed = read.unread()
     if as_json:
         click.echo(json.dumps({
             "since": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)), "by": by,

@@ -111,7 +111,14 @@ def doctor(ctx: click.Context) -> None:
         check_memory(r, values)
         check_memory_lines(r, values)
         check_learning_files(r, values)
-    check_ledger_lines(r)
+    # why one read of the ledger for its lines and the spend: each read checks every line of the month;
+    # the spend first, so its open-call markers are read before the ledger (budget.spend)
+    from lazy_harness.cost import budget, snapshot
+
+    now = time.time()
+    read = snapshot.Snapshot((budget.day_start(now), budget.month_start(now)))
+    spend = budget.spend(None, now, read.since)
+    check_ledger_lines(r, read.unread)
     check_index(r)
     check_private_folders(r)
     check_claude_dir_before(r)
@@ -121,7 +128,7 @@ def doctor(ctx: click.Context) -> None:
     from lazy_harness.cli.cost import spend_lines  # spend today and a paused or failing loop
     from lazy_harness.cli.doctor_queue import with_failing
 
-    for row in with_failing(spend_lines(values), paths.queue_dir()):
+    for row in with_failing(spend_lines(values, seen=spend), paths.queue_dir()):
         r.line(*row)
     if r.failed:
         ctx.exit(1)

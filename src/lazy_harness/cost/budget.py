@@ -117,14 +117,17 @@ class Spend:
     killed: list[markers.OpenCall] = field(default_factory=list)  # not yet settled into the ledger
 
 
-def spend(env: Mapping[str, str] | None, now: float) -> Spend:
+def spend(env: Mapping[str, str] | None, now: float, read: Callable[..., list[dict]] | None = None) -> Spend:
     """The spend the caps see. A line dated after today (a clock that was ahead, a hand edit) is not
     today's spend: it would pause distillation until its date. A running call counts now (its line
-    will be dated when it ends); a killed one where it started."""
+    will be dated when it ends); a killed one where it started. ``read``: what reads the ledger's lines
+    since a time, as ``ledger.read_since`` (a ``snapshot.Snapshot``'s ``since``: a command's one read)."""
     # why the markers first: a call that ends between the two reads is then in the ledger
     calls = markers.open_calls(env)
+    since = min(day_start(now), month_start(now))
     # why mine: the ledger is synced; another machine's lines, or a remote's, never pause this one (ADR 0065)
-    entries = ledger.read_since(min(day_start(now), month_start(now)), env, mine=True, light=True)
+    entries = (ledger.read_since(since, env, mine=True, light=True) if read is None
+               else read(since, mine=True, light=True))
     settled = {ledger.call_of(e) for e in entries} - {None}
     calls = [c for c in calls if c.call not in settled]
     killed = [c for c in calls if not c.live]

@@ -122,21 +122,26 @@ class Ring:
 
     def mine(self, raw: bytes, seen: set[str]) -> bool:
         """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
+        said = self.marked(raw)[0]
+        if said is None or said in seen:  # why seen: a remote that repeats one of this machine's lines adds no spend
+            return False
+        seen.add(said)
+        return True
+
+    def marked(self, raw: bytes) -> tuple[str | None, bool]:
+        """What :meth:`mine` knows ``raw`` by when it is this machine's spend (its MAC, or the digest of
+        an adopted line), else None; and whether this key signed it (:meth:`claims` is false then)."""
         # why bare: a line padded with spaces (a hand edit, a remote's copy) or after a byte order mark (an
         # editor's save) is the same JSON to every reader, and was no longer this machine's spend
         raw = bare(raw)
         said = self.signed_by(raw)
-        if said is None:
-            keyed = self._keyed is not None
-            if (keyed and not self.adopted) or (_TAIL in raw and not self.signed_too):
-                return False
-            said = digest(raw)
-            if keyed and said not in self.adopted:
-                return False
-        if said in seen:  # why: a remote that repeats one of this machine's lines adds no spend
-            return False
-        seen.add(said)
-        return True
+        if said is not None:
+            return said, True
+        keyed = self._keyed is not None
+        if (keyed and not self.adopted) or (_TAIL in raw and not self.signed_too):
+            return None, False
+        said = digest(raw)
+        return (None if keyed and said not in self.adopted else said), False
 
 
 _BOM = b"\xef\xbb\xbf"
