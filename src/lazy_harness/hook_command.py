@@ -249,14 +249,23 @@ def guarded(command: str) -> bool:
 
 def _after(rest: str) -> list[str]:
     """The words of ``rest``, what follows a command's program and its words, without its comments
-    (from a word starting with ``#`` to the end of its line): what sh runs after them."""
-    words = []
-    for line in rest.replace("\\\n", "").split("\n"):
+    (from a word starting with ``#`` to the end of its line, a backslash there too): what sh runs after
+    them. A line ending with a backslash outside a comment goes on on the next one, as in sh."""
+    words: list[str] = []
+    carry = ""
+    for line in rest.split("\n"):
+        line, carry = carry + line, ""
+        said = []
         for word in line.split():
             if word.startswith("#"):
                 break
-            words.append(word)
-    return words
+            said.append(word)
+        else:
+            if line.endswith("\\"):
+                carry = line[:-1]
+                continue
+        words += said
+    return words + carry.split()
 
 
 def event_of(command: str) -> str | None:

@@ -21,7 +21,8 @@ OURS = ["# lazy-harness memory\nlh-hook Stop || exit 0", "\nlh-hook Stop", "  # 
         "lh-hook \\\nStop || exit 0", "lh-hook Stop \\\n|| exit 0", "lh-hook Stop ||\\\n exit 0",
         "LH_CONFIG=/x/y.toml \\\nlh-hook Stop", "# a\n# b\nLH_CONFIG=/x/y.toml lh-hook Stop", "lh-hook St\\\nop",
         "lh-hook \"St\\\nop\"", "# a backslash ends no comment line \\\nlh-hook Stop"]
-NOT_OURS = ["# lh-hook Stop", "lh-hook\nStop", "A=1\nlh-hook Stop", "# note\nlh-hook Stop\nbackup.sh"]
+NOT_OURS = ["# lh-hook Stop", "lh-hook\nStop", "A=1\nlh-hook Stop", "# note\nlh-hook Stop\nbackup.sh",
+            "lh-hook Stop || exit 0 # a backslash ends no comment \\\nbackup.sh"]
 
 
 @pytest.mark.parametrize("command", OURS)
