@@ -1,4 +1,6 @@
 import os
+import signal
+import subprocess
 import sys
 import textwrap
 
@@ -116,3 +118,43 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
     assert f"timed out after {timeout:g}s" in res.describe()
     assert "started" in res.stderr
     assert gone(int(started.read_text())), "grandchild survived the timeout"
+
+
+# The worker's SIGTERM handler set (worker/loop.py), a call whose child runs on: once the child is up
+# and the main thread asleep waiting for its output, the signal's flag is set with no call interrupted,
+# which is what a kill that lands between the main thread's last bytecode and its blocking call leaves.
+_STOPPED_JUST_BEFORE_THE_WAIT = """
+import _thread, os, signal, sys, threading, time
+from lazy_harness import proc
+from lazy_harness.worker import loop
+started = sys.argv[1]
+main = threading.get_native_id()
+
+def asleep():
+    with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
+        state = fh.read().rsplit(")", 1)[1].split()[0]
+    with open(f"/proc/self/task/{main}/wchan", encoding="ascii") as fh:
+        return state == "S" and "futex" not in fh.read()  # why: not the wait for the GIL
+
+def trip():
+    while not (os.path.exists(started) and asleep()):
+        time.sleep(0.005)
+    _thread.interrupt_main(signal.SIGTERM)
+
+threading.Thread(target=trip, daemon=True).start()
+child = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(120)"
+with loop._stopped_by_sigterm():
+    proc.run([sys.executable, "-c", child, started], timeout=3600)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the main thread's state in /proc")
+def test_a_sigterm_that_lands_just_before_the_wait_for_a_call_still_stops_the_worker(tmp_path):
+    """A SIGTERM that arrives after the worker's last check for signals and before it blocks on the
+    model call's output interrupts nothing: the handler ran only when claude answered or the call's
+    timeout (compound_loop.timeout_seconds) ran out, and claude ran on meanwhile. The wait wakes to look."""
+    started = tmp_path / "child.pid"
+    done = subprocess.run([sys.executable, "-c", _STOPPED_JUST_BEFORE_THE_WAIT, str(started)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert gone(int(started.read_text())), "the call's child survived the worker's SIGTERM"

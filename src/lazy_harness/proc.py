@@ -19,6 +19,7 @@ import os
 import shlex
 import signal
 import subprocess
+import time
 from dataclasses import dataclass
 
 from lazy_harness.errors import LhError
@@ -27,6 +28,7 @@ STDERR_TAIL_LINES = 20
 STDERR_TAIL_CHARS = 2000
 _ARG_DISPLAY_CHARS = 60  # why: --json-schema carries a whole schema; the message must stay one line
 _AFTER_KILL_SECONDS = 5.0
+WAKE_SECONDS = 0.5  # the longest a signal's handler waits while a command runs (see _communicate)
 
 
 class ProcError(LhError):
@@ -127,7 +129,7 @@ def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, tim
     except OSError as exc:
         raise ProcError(f"`{command_line(argv)}`: cannot start: {exc.strerror or exc}", argv) from None
     try:
-        out, err = proc.communicate(data, timeout=timeout)
+        out, err = _communicate(proc, data, timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         try:
@@ -146,3 +148,20 @@ def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, tim
         proc.wait()
         raise
     return Result(tuple(argv), proc.returncode, _decode(out), _decode(err))
+
+
+def _communicate(proc: subprocess.Popen, data: bytes | None, timeout: float | None) -> tuple[bytes, bytes]:
+    """``proc.communicate`` within ``timeout`` (None: no end), in waits of :data:`WAKE_SECONDS`. why in
+    short waits: a signal that arrives after the last check for one and before the wait blocks only sets
+    a flag, so its handler ran when the command ended or the timeout ran out: a SIGTERM to the worker
+    (which stops the model call) waited that long, claude spending meanwhile. Output is not lost between
+    two waits (``communicate`` keeps what it read), and the input is given to the first only."""
+    end = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = WAKE_SECONDS if end is None else min(WAKE_SECONDS, max(0.0, end - time.monotonic()))
+        try:
+            return proc.communicate(data, timeout=left)
+        except subprocess.TimeoutExpired:
+            if end is not None and time.monotonic() >= end:
+                raise
+        data = None
