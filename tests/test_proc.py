@@ -132,9 +132,7 @@ main = threading.get_native_id()
 
 def asleep():
     with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
-        state = fh.read().rsplit(")", 1)[1].split()[0]
-    with open(f"/proc/self/task/{main}/wchan", encoding="ascii") as fh:
-        return state == "S" and "futex" not in fh.read()  # why: not the wait for the GIL
+        return fh.read().rsplit(")", 1)[1].split()[0] == "S"
 
 def trip():
     while not (os.path.exists(started) and asleep()):
