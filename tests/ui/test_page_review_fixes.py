@@ -153,7 +153,7 @@ def trip():
 
 threading.Thread(target=trip, daemon=True).start()
 try:
-    ui._wait_serving(forever)
+    ui._wait_for(forever)
 except KeyboardInterrupt:
     sys.exit(7)
 """

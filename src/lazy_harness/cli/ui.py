@@ -11,7 +11,7 @@ import click
 
 from lazy_harness.errors import LhError
 
-WAKE_SECONDS = 0.5  # the longest a stop signal waits for its handler (see _wait_serving)
+WAKE_SECONDS = 0.5  # the longest a stop signal waits for its handler (see _wait_for)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def ui(port: int, no_open: bool) -> None:
             if not no_open:
                 _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
-            _wait_serving(serving)  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) here
+            _wait_for(serving)  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) here
         except KeyboardInterrupt:
             _say_stopped()
     finally:
@@ -68,13 +68,14 @@ def ui(port: int, no_open: bool) -> None:
             launch.remove(server.opener)
 
 
-def _wait_serving(serving: threading.Thread) -> None:
-    """Wait while the page serves, the main thread open to the stop signals. why in short waits: a
-    signal that arrives after the last check for one and before the thread blocks only sets a flag
-    (the blocking call is not interrupted), so a wait without end never ran its handler: lh ui went on
-    serving after a SIGTERM (seen under load). Each return to Python runs a handler pending by then."""
-    while serving.is_alive():
-        serving.join(WAKE_SECONDS)
+def _wait_for(thread: threading.Thread) -> None:
+    """Wait while ``thread`` runs (the page serves, the browser opens), the main thread open to the stop
+    signals. why in short waits: a signal that arrives after the last check for one and before the
+    thread blocks only sets a flag (the blocking call is not interrupted), so a wait without end never
+    ran its handler: lh ui went on serving after a SIGTERM (seen under load). Each return to Python
+    runs a handler pending by then."""
+    while thread.is_alive():
+        thread.join(WAKE_SECONDS)
 
 
 def _serve(server: UiServer) -> None:
@@ -95,8 +96,6 @@ def _open_browser(server: UiServer) -> None:
     """Open a browser on the server's URL through a private file that leads to it (ui/launch.py): any
     user can read a browser's command line. The file's path is kept in ``server.opener``: the server
     removes it once the token signed in, and ``ui`` when the server stops."""
-    import webbrowser
-
     from lazy_harness.ui import launch
 
     try:
@@ -106,7 +105,7 @@ def _open_browser(server: UiServer) -> None:
         return
     server.opener = opener  # why: before the browser starts, which may sign in before it returns
     try:
-        opened = webbrowser.open(launch.file_url(opener))
+        opened = _opened(launch.file_url(opener))
     except BaseException:
         launch.remove(opener)
         raise
@@ -115,3 +114,32 @@ def _open_browser(server: UiServer) -> None:
         server.opener = None
         click.echo("lh ui: no browser found: open the URL above", err=True)
 
+
+
+def _opened(url: str) -> bool:
+    """``webbrowser.open(url)`` in a thread of its own, waited for in short steps (:func:`_wait_for`).
+    why: webbrowser waits for a console browser or a $BROWSER command until it exits; a Ctrl-C or
+    SIGTERM that landed just before that wait blocked was acted on only once the person quit the
+    browser. why the stop signals open while it runs, not blocked as in the server's thread: the
+    browser inherits the mask, and would not stop on Ctrl-C; one taken here is acted on by the main
+    thread at its next wake. They are blocked before the thread ends, so once lh ui serves only the
+    main thread takes them (a thread that has ended may still be on its way out)."""
+    import signal
+    import webbrowser
+
+    outcome: list[object] = []
+
+    def open_it() -> None:
+        try:
+            outcome.append(webbrowser.open(url))
+        except BaseException as exc:  # why: raised in the main thread, as before
+            outcome.append(exc)
+        finally:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+    opening = threading.Thread(target=open_it, name="lh-ui-browser", daemon=True)
+    opening.start()
+    _wait_for(opening)
+    if outcome and isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return bool(outcome and outcome[0])
