@@ -86,7 +86,20 @@ def _save_state(env: Env | None, started: float, stats: Stats) -> None:
         pass
 
 
-def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = time.sleep, linger: bool = False) -> Stats:
+WAKE_SECONDS = 0.5  # the longest a SIGTERM waits for its handler while the worker sleeps (see nap)
+
+
+def nap(seconds: float) -> None:
+    """Sleep ``seconds`` in steps of :data:`WAKE_SECONDS`, the worker's sleep (``run``). why in steps:
+    a SIGTERM that arrives after the last check for a signal and before the sleep blocks only sets a
+    flag, so its handler ran when the sleep ended: a lingering worker stayed until the next waiting
+    task's time (minutes). Each return to Python runs a handler pending by then."""
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        time.sleep(min(WAKE_SECONDS, left))
+
+
+def run(env: Env | None = None, limit: int | None = None, sleep: Sleep = nap, linger: bool = False) -> Stats:
     """Drain the queue under the single-instance lock; returns what was done. With ``linger`` (the
     detached worker) stay for tasks that wait and try them again at their time (module docstring)."""
     env = os.environ if env is None else env
