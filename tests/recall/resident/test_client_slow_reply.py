@@ -24,12 +24,12 @@ def listener() -> socket.socket:
     return server
 
 
-def _trickle(server: socket.socket, stop: threading.Event) -> None:
+def _trickle(server: socket.socket, stop: threading.Event, sent_all: list[bool]) -> None:
     conn, _ = server.accept()
     with conn:
         while conn.recv(65536):
             pass
-        for _ in range(25):  # why a bound: without the fix the hook waits for all of it (5 s)
+        for _ in range(150):  # why a bound: without the fix the hook waits for all of it (30 s)
             if stop.is_set():
                 return
             try:
@@ -37,24 +37,24 @@ def _trickle(server: socket.socket, stop: threading.Event) -> None:
             except OSError:
                 return
             stop.wait(0.2)
+        sent_all.append(True)
 
 
 def test_an_answer_trickled_a_byte_at_a_time_costs_one_timeout_and_backs_off(tmp_path):
     server = listener()
     where = client.folder()
     server.listen(1)
-    stop = threading.Event()
-    thread = threading.Thread(target=_trickle, args=(server, stop), daemon=True)
+    stop, sent_all = threading.Event(), []
+    thread = threading.Thread(target=_trickle, args=(server, stop, sent_all), daemon=True)
     thread.start()
     now = time.time()
-    started = time.monotonic()
     try:
         got, why = client.ask({"cwd": str(tmp_path), "prompt": "x"}, dict(os.environ), now, timeout=1.0)
-        took = time.monotonic() - started
     finally:
         stop.set()
         thread.join()
         server.close()
     assert got is None and why == client.NO_ANSWER
-    assert took < 2.0, took
+    # why not the time it took: a loaded machine stretches it; the hook gave up while bytes still came
+    assert sent_all == [], "the hook waited for the whole trickle"
     assert os.stat(os.path.join(where, client.BACKOFF_NAME)).st_mtime > now
