@@ -166,7 +166,7 @@ def test_a_request_head_sent_a_line_at_a_time_is_cut_at_the_deadline(tmp_path):
         s.sendall(b"GET / HTTP/1.1\r\n")
         s.settimeout(0.5)
         closed_after = None
-        while time.monotonic() - began < 20:
+        while time.monotonic() - began < 30:
             try:
                 if s.recv(1024) == b"":
                     closed_after = time.monotonic() - began
@@ -178,7 +178,9 @@ def test_a_request_head_sent_a_line_at_a_time_is_cut_at_the_deadline(tmp_path):
                 break
         s.close()
         assert closed_after is not None, "the server kept a connection that never finished its head"
-        assert ui_server.HEAD_TIMEOUT - 0.5 <= closed_after <= ui_server.HEAD_TIMEOUT + 3, closed_after
+        # why the upper bound's room: the deadline is looked at every half second, and a loaded machine
+        # runs the server late; without the deadline the connection stays for the whole loop
+        assert ui_server.HEAD_TIMEOUT - 0.5 <= closed_after <= ui_server.HEAD_TIMEOUT + 10, closed_after
         out, err = stop(proc)
     finally:
         if proc.poll() is None:
