@@ -115,7 +115,6 @@ def _open_browser(server: UiServer) -> None:
         click.echo("lh ui: no browser found: open the URL above", err=True)
 
 
-
 def _opened(url: str) -> bool:
     """``webbrowser.open(url)`` in a thread of its own, waited for in short steps (:func:`_wait_for`).
     why: webbrowser waits for a console browser or a $BROWSER command until it exits; a Ctrl-C or
