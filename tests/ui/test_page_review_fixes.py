@@ -151,8 +151,8 @@ def trip():
                 break
     _thread.interrupt_main(signal.SIGTERM)
 
-threading.Thread(target=trip, daemon=True).start()
-try:
+try:  # why the start inside: the flag may be acted on at once (the main thread asleep for another reason)
+    threading.Thread(target=trip, daemon=True).start()
     ui._wait_for(forever)
 except KeyboardInterrupt:
     sys.exit(7)
