@@ -8,6 +8,7 @@ import pytest
 
 from lazy_harness import proc
 from lazy_harness.errors import LhError
+from tests.support import stop_race
 from tests.support.child_events import gone, until_started
 
 
@@ -123,23 +124,11 @@ def test_timeout_kills_the_whole_process_group(tmp_path):
 # The worker's SIGTERM handler set (worker/loop.py), a call whose child runs on: once the child is up
 # and the main thread asleep waiting for its output, the signal's flag is set with no call interrupted,
 # which is what a kill that lands between the main thread's last bytecode and its blocking call leaves.
-_STOPPED_JUST_BEFORE_THE_WAIT = """
-import _thread, os, signal, sys, threading, time
+_STOPPED_JUST_BEFORE_THE_WAIT = stop_race.TRIP + """
 from lazy_harness import proc
 from lazy_harness.worker import loop
 started = sys.argv[1]
-main = threading.get_native_id()
-
-def asleep():
-    with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
-        return fh.read().rsplit(")", 1)[1].split()[0] == "S"
-
-def trip():
-    while not (os.path.exists(started) and asleep()):
-        time.sleep(0.005)
-    _thread.interrupt_main(signal.SIGTERM)
-
-threading.Thread(target=trip, daemon=True).start()
+start_trip(signal.SIGTERM, lambda: os.path.exists(started))
 child = "import os, sys, time; open(sys.argv[1], 'w').write(str(os.getpid())); time.sleep(120)"
 with loop._stopped_by_sigterm():
     proc.run([sys.executable, "-c", child, started], timeout=3600)

@@ -18,6 +18,7 @@ from lazy_harness import paths
 from lazy_harness.memory import by_hand, frontmatter, handoff, ids
 from tests.cli.lhrun import invoke, lh_script
 from tests.support import memory_samples as ms
+from tests.support import stop_race
 from tests.ui.conftest import NOW, browser, page_loaded
 from tests.ui.test_server import cookie, page, request, server_key
 
@@ -134,25 +135,13 @@ def test_only_the_main_thread_of_lh_ui_takes_the_stop_signals(tmp_path):
     assert proc.returncode == 0
 
 
-_TRIPPED_WHILE_ASLEEP = """
-import _thread, os, signal, sys, threading
+_TRIPPED_WHILE_ASLEEP = stop_race.TRIP + """
 from lazy_harness.cli import ui
 signal.signal(signal.SIGTERM, signal.default_int_handler)
 forever = threading.Thread(target=threading.Event().wait, daemon=True)
 forever.start()
-main = threading.get_native_id()
-
-def trip():
-    # the main thread asleep in its wait, then the signal's flag set with no call interrupted: what a kill
-    # that lands between the main thread's last bytecode and its blocking call leaves behind
-    while True:
-        with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
-            if fh.read().rsplit(")", 1)[1].split()[0] == "S":
-                break
-    _thread.interrupt_main(signal.SIGTERM)
-
 try:  # why the start inside: the flag may be acted on at once (the main thread asleep for another reason)
-    threading.Thread(target=trip, daemon=True).start()
+    start_trip(signal.SIGTERM)
     ui._wait_for(forever)
 except KeyboardInterrupt:
     sys.exit(7)

@@ -8,26 +8,17 @@ import sys
 
 import pytest
 
+from tests.support import stop_race
+
 # The browser command up (its file written) and the main thread asleep waiting for it to exit, then the
 # signal's flag set with no call interrupted: what a Ctrl-C that lands between the main thread's last
 # bytecode and its blocking call leaves behind.
-_TRIPPED_WHILE_THE_BROWSER_RUNS = """
-import _thread, os, signal, sys, threading, time, types
+_TRIPPED_WHILE_THE_BROWSER_RUNS = stop_race.TRIP + """
+import types
 from lazy_harness.cli import ui
 signal.signal(signal.SIGINT, signal.default_int_handler)
 started = sys.argv[1]
-main = threading.get_native_id()
-
-def asleep():
-    with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
-        return fh.read().rsplit(")", 1)[1].split()[0] == "S"
-
-def trip():
-    while not (os.path.exists(started) and asleep()):
-        time.sleep(0.005)
-    _thread.interrupt_main(signal.SIGINT)
-
-threading.Thread(target=trip, daemon=True).start()
+start_trip(signal.SIGINT, lambda: os.path.exists(started))
 server = types.SimpleNamespace(url="http://127.0.0.1:9/secret/?token=t", opener=None)
 try:
     ui._open_browser(server)

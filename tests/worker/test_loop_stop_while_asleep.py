@@ -7,26 +7,17 @@ import sys
 
 import pytest
 
+from tests.support import stop_race
+
 # The worker's SIGTERM handler set, then its own sleep (loop.run's default); once the main thread is
 # asleep, the signal's flag set with no call interrupted: what a kill that lands between the main
 # thread's last bytecode and its blocking call leaves behind.
-_TRIPPED_WHILE_ASLEEP = """
-import _thread, inspect, signal, sys, threading, time
+_TRIPPED_WHILE_ASLEEP = stop_race.TRIP + """
+import inspect
 from lazy_harness.worker import loop
-main = threading.get_native_id()
-
-def asleep():
-    with open(f"/proc/self/task/{main}/stat", encoding="ascii") as fh:
-        return fh.read().rsplit(")", 1)[1].split()[0] == "S"
-
-def trip():
-    while not asleep():
-        time.sleep(0.005)
-    _thread.interrupt_main(signal.SIGTERM)
-
 sleep = inspect.signature(loop.run).parameters["sleep"].default
 with loop._stopped_by_sigterm():
-    threading.Thread(target=trip, daemon=True).start()  # why here: the handler is set
+    start_trip(signal.SIGTERM)  # why here: the handler is set
     sleep(3600)
 """
 
