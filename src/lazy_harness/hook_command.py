@@ -176,8 +176,28 @@ def prefix(command: str) -> str:
     """What ``command`` sets before its program (``LH_CONFIG=/x/y.toml ``, ``env LH_CONFIG=... ``), with
     one space after it, or "": what install keeps when it rewrites the person's command of ours."""
     _, start, _ = program_at(command)
-    before = command[_first_line(command):start].replace("\\\n", "").strip() if start > 0 else ""
+    before = _joined(command[_first_line(command):start]).strip() if start > 0 else ""
     return before + " " if before else ""
+
+
+def _joined(text: str) -> str:
+    """``text`` with its lines continued by a backslash joined, as sh joins them: outside quotes and in
+    double quotes; in single quotes a backslash and a line break are the value's own characters."""
+    out, i, quote = [], 0, ""
+    while i < len(text):
+        c = text[i]
+        if quote != "'" and text.startswith("\\\n", i):
+            i += 2
+            continue
+        if c == "\\" and quote != "'" and i + 1 < len(text):  # why: an escaped quote opens nothing
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if c in "'\"" and quote in ("", c):
+            quote = "" if quote else c
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def ours(command: object) -> bool:

@@ -62,3 +62,24 @@ def test_doctor_reads_commands_of_ours_after_a_comment_line(isolated_home, tmp_p
     status, line = checks(invoke("doctor").out)["hooks"]
     assert status == "ok", line
     assert sys.executable  # the fake lh-hook on PATH names this interpreter
+
+
+SH_PREFIXES = ["FOO='a\\\nb' ", 'FOO="a\\\nb" ', "FOO=a\\\nb ", "FOO=\\'x \\\nBAR='c\\\nd' ",
+               "FOO=\"it's\\\n\" BAR='\\' ", "env FOO='x\\\\\\\ny' "]
+
+
+@pytest.mark.parametrize("before", SH_PREFIXES)
+def test_the_prefix_install_keeps_sets_what_sh_sets(before, tmp_path):
+    """A backslash and a line break inside single quotes are the value's own characters in sh; lh dropped
+    them from the prefix it keeps, so the hook ran with another value than the person wrote."""
+    import subprocess
+
+    kept = settings.command_prefix(before + "lh-hook Stop")
+
+    def environment(prefix: str) -> list[str]:
+        command = prefix + ("" if prefix.startswith("env ") else "env")
+        out = subprocess.run(["sh", "-c", command], capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"},
+                             check=True).stdout
+        return sorted(line for line in out.split("\n") if line.startswith(("FOO=", "BAR=")))
+
+    assert environment(before) == environment(kept) and environment(kept)
