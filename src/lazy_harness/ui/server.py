@@ -175,15 +175,32 @@ def same(given: str | None, secret: str) -> bool:
 class Handler(BaseHTTPRequestHandler):
     server: UiServer
     target: SplitResult  # the request's target, parsed (``_where``)
+    raw_requestline: bytes  # the request line as read (the library's, undeclared in its types)
     server_version = "lh-ui"
-    sys_version = ""
+    # why: a request line refused before its version is read (``GET / FOO``) was answered as HTTP/0.9,
+    # a bare body without a status line or the page's headers
+    default_request_version = "HTTP/1.0"
     timeout = HEAD_TIMEOUT  # each read until the head is in; the whole head's deadline is Connections'
 
+    def version_string(self) -> str:
+        return self.server_version  # why: the library's "name version" left "lh-ui " with no version
+
     def parse_request(self) -> bool:
+        if len(self.raw_requestline.split()) == 2:  # why: HTTP/0.9 (``GET /``): an answer without headers
+            return self._no_http_09()
         ok = super().parse_request()
         self.server.connections.heard(self.request)
         self.connection.settimeout(ANSWER_TIMEOUT)
         return ok
+
+    def _no_http_09(self) -> bool:
+        """A 400, with a status line and the page's headers, to a request line without its HTTP version,
+        at once (its client sends no headers to wait for). why: HTTP/0.9's answer is the body alone,
+        without the security headers, and the printed URL sent so spent the token without a cookie."""
+        self.command, self.request_version = "", "HTTP/1.0"
+        self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+        self.send_error(400, "a request line without its HTTP version (HTTP/0.9) is not answered")
+        return False
 
     def log_message(self, format: str, *args: object) -> None:
         pass  # why: stdout's first line is the URL; a line per request would bury it
@@ -271,8 +288,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def _where(self) -> str | None:
         """The request's path under the secret prefix, or None once refused (its Host, a target that
-        does not parse, or a path outside the prefix: 404, as if nothing were served here). Keeps the
-        target's parts in ``self.target``."""
+        does not parse or names another server, or a path outside the prefix: 404, as if nothing were
+        served here). Keeps the target's parts in ``self.target``."""
         if self.headers.get("Host", "") not in self.server.hosts:
             self._refuse(403, "this server answers only to its own address (Host header)")
             return None
@@ -280,6 +297,12 @@ class Handler(BaseHTTPRequestHandler):
             self.target = urlsplit(self.path)
         except ValueError:  # why: ``GET http://[x/`` raised in the handler: a traceback on the terminal per request
             self._refuse(400, "the request's target is not a URL")
+            return None
+        if (self.target.scheme or self.target.netloc) and not (
+                self.target.scheme == "http" and self.target.netloc in self.server.hosts):
+            # why: a target of the absolute form names the server it is for; the Host check alone let
+            # ``GET http://evil.example/<secret>/`` in
+            self._refuse(400, "the request's target names another server than this one")
             return None
         rest = self.server.under_prefix(self.target.path)
         if rest is None:
