@@ -6,15 +6,19 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 import click
 
 from lazy_harness.errors import LhError
 
 WAKE_SECONDS = 0.5  # the longest a stop signal waits for its handler (see _wait_for)
+SIGN_IN_WAIT = 15.0  # seconds from the browser's start to its sign-in, else a hint (ADR 0082)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from lazy_harness.ui.server import UiServer
 
 
@@ -54,10 +58,12 @@ def ui(port: int, no_open: bool) -> None:
                 serving.start()
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, before)
+            started = time.monotonic()
             if not no_open:
                 _open_browser(server)
             click.echo("lh ui: serving; Ctrl-C stops it", err=True)
-            _wait_for(serving)  # why: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP) here
+            # why here: the main thread takes the signals (Ctrl-C, SIGTERM, SIGHUP), and looks at the sign-in
+            _wait_for(serving, _sign_in_hint(server, started))
         except KeyboardInterrupt:
             _say_stopped()
     finally:
@@ -68,14 +74,43 @@ def ui(port: int, no_open: bool) -> None:
             launch.remove(server.opener)
 
 
-def _wait_for(thread: threading.Thread) -> None:
+def _wait_for(thread: threading.Thread, at_wake: Callable[[], bool] | None = None) -> None:
     """Wait while ``thread`` runs (the page serves, the browser opens), the main thread open to the stop
-    signals. why in short waits: a signal that arrives after the last check for one and before the
-    thread blocks only sets a flag (the blocking call is not interrupted), so a wait without end never
-    ran its handler: lh ui went on serving after a SIGTERM (seen under load). Each return to Python
-    runs a handler pending by then."""
+    signals; ``at_wake`` runs at each wake until it says it is done. why in short waits: a signal that
+    arrives after the last check for one and before the thread blocks only sets a flag (the blocking
+    call is not interrupted), so a wait without end never ran its handler: lh ui went on serving after
+    a SIGTERM (seen under load). Each return to Python runs a handler pending by then."""
     while thread.is_alive():
         thread.join(WAKE_SECONDS)
+        if at_wake is not None and at_wake():
+            at_wake = None
+
+
+def _sign_in_hint(server: UiServer, started: float) -> Callable[[], bool] | None:
+    """What the main wait runs at each wake while the browser given the page's file has not signed in:
+    once :data:`SIGN_IN_WAIT` seconds passed since it started, one line saying why and what to do.
+    Done (True) once signed in or said; None when no browser was given the file. why: a snap browser
+    (Ubuntu's Firefox and Chromium) cannot read a hidden folder of the home, and showed "file not
+    found" while the terminal said nothing (ADR 0082)."""
+    opener = server.opener  # why read once: the server's thread drops it at the sign-in, at any moment
+    if opener is None:
+        return None
+    cache = os.path.dirname(os.path.dirname(opener))
+
+    def signed_in_or_said() -> bool:
+        if server.opener is None:  # why: the server drops it when the token signs in
+            return True
+        if time.monotonic() - started < SIGN_IN_WAIT:
+            return False
+        try:
+            click.echo(f"lh ui: the browser has not opened the page in {SIGN_IN_WAIT:g} s; a snap browser "
+                       f"(Ubuntu's Firefox, Chromium) cannot read the file it was given in {cache}: "
+                       "open the URL above", err=True)
+        except OSError:  # why: a terminal gone under nohup; the page serves on
+            pass
+        return True
+
+    return signed_in_or_said
 
 
 def _serve(server: UiServer) -> None:
