@@ -186,7 +186,8 @@ class Handler(BaseHTTPRequestHandler):
         return self.server_version  # why: the library's "name version" left "lh-ui " with no version
 
     def parse_request(self) -> bool:
-        if len(self.raw_requestline.split()) == 2:  # why: HTTP/0.9 (``GET /``): an answer without headers
+        # why: HTTP/0.9 (``GET /``, two words as the library splits them): an answer without headers
+        if len(str(self.raw_requestline, "iso-8859-1").split()) == 2:
             return self._no_http_09()
         ok = super().parse_request()
         self.server.connections.heard(self.request)
