@@ -5,8 +5,9 @@ leads to the page is): the browser shows "file not found". Once the token has no
 browser that followed the file in time leaves stderr quiet.
 
 Each test runs ``lh ui`` in a subprocess with ``SIGN_IN_WAIT`` lowered to 0 (the first wake of the
-main wait after the browser returned decides), and with a line of its own on stderr once the wait has
-decided: the test waits for that line, never for a time."""
+main wait after the browser returned decides), or raised to an hour where the sign-in must decide,
+and with a line of its own on stderr once the wait has decided: the test waits for that line, never
+for a time."""
 
 import http.client
 import os
