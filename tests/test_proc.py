@@ -145,3 +145,79 @@ def test_a_sigterm_that_lands_just_before_the_wait_for_a_call_still_stops_the_wo
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert gone(int(started.read_text())), "the call's child survived the worker's SIGTERM"
+
+
+# A stop signal that lands inside Popen itself: after the fork, while Popen waits for the child's exec.
+# The wrapper around the fork makes that moment certain: it starts the child with the real call, then
+# raises the signal in this process before Popen has returned the child to proc.run.
+_FORK_THEN_SIGNAL = """
+import os, signal, subprocess, sys
+born = []
+_real_fork_exec = subprocess._fork_exec
+
+def _fork_exec(*args, **kwargs):
+    pid = _real_fork_exec(*args, **kwargs)
+    born.append(pid)
+    with open(sys.argv[1], "w") as fh:
+        fh.write(str(pid))
+    signal.raise_signal(signal.SIGTERM)
+    return pid
+
+subprocess._fork_exec = _fork_exec
+from lazy_harness import proc
+"""
+
+_STOPPED_INSIDE_THE_START = _FORK_THEN_SIGNAL + """
+from lazy_harness.worker import loop
+with loop._stopped_by_sigterm():
+    proc.run([sys.executable, "-c", "import time; time.sleep(120)"], timeout=3600)
+"""
+
+
+def _kill_left(pidfile):
+    if pidfile.exists():
+        try:
+            os.kill(int(pidfile.read_text()), signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def test_a_sigterm_that_lands_while_the_call_starts_still_kills_the_call(tmp_path):
+    """The worker's SIGTERM raised inside Popen, before proc.run knew the child: the child (claude -p in
+    a session of its own, spending) ran on after the worker had gone. The stop now waits until the child
+    is known, then ends it."""
+    pidfile = tmp_path / "child.pid"
+    try:
+        done = subprocess.run([sys.executable, "-c", _STOPPED_INSIDE_THE_START, str(pidfile)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 128 + signal.SIGTERM, done.stderr
+        assert gone(int(pidfile.read_text()), timeout=10), "the call's child survived the worker's SIGTERM"
+    finally:
+        _kill_left(pidfile)
+
+
+_HANDLED_INSIDE_THE_START = _FORK_THEN_SIGNAL + """
+seen = []
+signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(born[:]))
+res = proc.run([sys.executable, "-c", "print(open('/proc/self/status').read())"], timeout=60)
+blocked = [line.split()[1] for line in res.stdout.splitlines() if line.startswith("SigBlk:")]
+print(blocked[0], len(seen), len(seen[0]))
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the child's signal mask in /proc")
+def test_a_stop_held_while_the_call_starts_reaches_its_handler_once_and_never_the_childs_mask(tmp_path):
+    """Holding the stop signals while the child starts must not hand the child a mask that blocks them
+    (claude -p would then outlive a plain kill), and a handler that only notes the signal sees it once,
+    after the child started."""
+    pidfile = tmp_path / "child.pid"
+    try:
+        done = subprocess.run([sys.executable, "-c", _HANDLED_INSIDE_THE_START, str(pidfile)],
+                              capture_output=True, text=True, timeout=60)
+    finally:
+        _kill_left(pidfile)
+    assert done.returncode == 0, done.stderr
+    mask, calls, born = done.stdout.split()
+    stops = (1 << signal.SIGHUP - 1) | (1 << signal.SIGINT - 1) | (1 << signal.SIGTERM - 1)
+    assert int(mask, 16) & stops == 0, f"the child started with stop signals blocked: SigBlk {mask}"
+    assert (calls, born) == ("1", "1")

@@ -11,16 +11,22 @@ Decisions:
   the caller decides whether that is an error (``describe()`` gives the readable line).
 - A timeout returns a Result with ``timed_out=True`` and ``code=-9`` (the group got SIGKILL).
 - Output is decoded as UTF-8 with replacement: a stray byte never turns into an exception.
+- A stop signal that lands while the command starts is acted on once its process is known, so the
+  group is killed, not left running (ADR 0082).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import signal
 import subprocess
+import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import FrameType
 
 from lazy_harness.errors import LhError
 
@@ -28,6 +34,8 @@ STDERR_TAIL_LINES = 20
 STDERR_TAIL_CHARS = 2000
 _ARG_DISPLAY_CHARS = 60  # why: --json-schema carries a whole schema; the message must stay one line
 _AFTER_KILL_SECONDS = 5.0
+_STOPS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)  # held while a child starts (ADR 0082)
+_Handler = Callable[[int, FrameType | None], object]
 WAKE_SECONDS = 0.5  # the longest a signal's handler waits while a command runs (see _communicate)
 
 
@@ -115,20 +123,14 @@ def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, tim
     if not argv:
         raise ProcError("empty command", argv)
     data = input.encode("utf-8") if isinstance(input, str) else input
+    held, caught = _hold_stops()
     try:
-        proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd, umask=umask,
-            start_new_session=True,  # why: on timeout we kill the group, so the child's children die too
-        )
-    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
-        if cwd is not None and exc.filename == cwd:
-            raise ProcError(f"`{command_line(argv)}`: cannot run in {cwd}: {exc.strerror}", argv) from None
-        what = "not found" if isinstance(exc, FileNotFoundError) else "not executable"
-        raise CommandNotFound(f"`{command_line(argv)}`: command {what}: {argv[0]}", argv) from None
-    except OSError as exc:
-        raise ProcError(f"`{command_line(argv)}`: cannot start: {exc.strerror or exc}", argv) from None
+        proc = _start(argv, data, env, cwd, umask)
+    except BaseException:
+        _release(held, caught)
+        raise
     try:
+        _release(held, caught)  # why inside: a stop held while the child started ends it below
         out, err = _communicate(proc, data, timeout)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
@@ -165,3 +167,66 @@ def _communicate(proc: subprocess.Popen, data: bytes | None, timeout: float | No
             if end is not None and time.monotonic() >= end:
                 raise
         data = None
+
+
+def _start(argv: list[str], data: bytes | None, env: dict[str, str] | None, cwd: str | None,
+           umask: int) -> subprocess.Popen:
+    try:
+        return subprocess.Popen(
+            argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd, umask=umask,
+            start_new_session=True,  # why: on timeout we kill the group, so the child's children die too
+        )
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+        if cwd is not None and exc.filename == cwd:
+            raise ProcError(f"`{command_line(argv)}`: cannot run in {cwd}: {exc.strerror}", argv) from None
+        what = "not found" if isinstance(exc, FileNotFoundError) else "not executable"
+        raise CommandNotFound(f"`{command_line(argv)}`: command {what}: {argv[0]}", argv) from None
+    except OSError as exc:
+        raise ProcError(f"`{command_line(argv)}`: cannot start: {exc.strerror or exc}", argv) from None
+
+
+def _hold_stops() -> tuple[dict[int, _Handler], list[int]]:
+    """While a child starts, the stop signals' handlers only note the signal (ADR 0082). why: a handler
+    that raises, run inside ``Popen`` after the fork and before Popen returns, left a child nobody knew
+    of running in its own session (a ``claude -p``, spending). Held by handler, not by signal mask: the
+    child inherits the mask across fork and exec, and a ``claude -p`` with SIGTERM blocked outlives a
+    plain kill; opening the mask in the child needs ``preexec_fn``, unsafe once threads run. Only the
+    main thread runs handlers and may set them; elsewhere nothing is held. Handlers Python did not set
+    (the default action, ignored) are left alone."""
+    caught: list[int] = []
+    held: dict[int, _Handler] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return held, caught
+    with _stops_blocked():
+        for signum in _STOPS:
+            handler = signal.getsignal(signum)
+            if callable(handler):
+                held[signum] = handler
+                signal.signal(signum, lambda signum, frame: caught.append(signum))
+    return held, caught
+
+
+def _release(held: dict[int, _Handler], caught: list[int]) -> None:
+    """Put the handlers back, then raise each stop noted meanwhile, once: its own handler runs now."""
+    if not held:
+        return
+    with _stops_blocked():
+        for signum, handler in held.items():
+            signal.signal(signum, handler)
+    for signum in dict.fromkeys(caught):
+        signal.raise_signal(signum)
+
+
+@contextlib.contextmanager
+def _stops_blocked() -> Iterator[None]:
+    """The stop signals wait in the kernel while handlers are swapped: one landing between two swaps
+    would run a handler that raises and leave the others swapped for good. No child starts meanwhile,
+    so none inherits this mask. why the mask read first: ``pthread_sigmask`` runs pending handlers on
+    its way out, so the call that blocks may raise, and the mask before must be known by then."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
