@@ -310,7 +310,7 @@ def _apply_learnings(p: Plan, report: Report, log: Intent | None = None) -> None
         if item is None:  # two texts of a title met: the one that stands is written already (plan._plan_splits)
             rewrites.append((str(lid), list(a.payload[2]), f"{MET}: the newest stands"))
             continue
-        path, written = learnings.write_learning(p.learnings_dir, item, p.meta, p.now, taken=taken, lid=lid,
+        path, written = learnings.write_learning(p.learnings_dir, item, p.meta, p.now, taken=taken, lid=lid, env=p.env,
                                                  before_create=None if log is None else log.creating)
         (report.created if written else report.existing).append(path)
         if a.kind == REWRITE:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     import mmap
     from collections.abc import Iterable
 
+    from lazy_harness.memory.shapes import Env
+
 FIELDS = {"decision": ("summary", "context", "alternatives", "rationale", "tags", "cues"),
           "failure": ("summary", "root_cause", "resolution", "prevention", "tags", "cues")}
 LIST_FIELDS = ("alternatives", "tags", "cues")
@@ -41,8 +43,9 @@ _SUMMARY_KEY = b'"summary":'
 _DECODER = json.JSONDecoder()  # raw_decode: the string at the start of a line's rest, and where it ends
 
 
-def record(kind: str, item: dict, meta: dict, now: float) -> dict:
-    """One entry, keys in the documented order; unknown item keys are dropped, missing ones empty."""
+def record(kind: str, item: dict, meta: dict, now: float, env: Env | None = None) -> dict:
+    """One entry, keys in the documented order; unknown item keys are dropped, missing ones empty.
+    ``env``: the environment of the profile it is written for (its author; None: this process's)."""
     rec: dict = {"ts": stamp(now), "type": kind, "id": ids.entry_id(kind, one_line(item.get("summary"))),
            "project": one_line(meta.get("project")),
            "session_id": one_line(meta.get("session_id")), "task_id": one_line(meta.get("task_id"))}
@@ -58,7 +61,7 @@ def record(kind: str, item: dict, meta: dict, now: float) -> dict:
             rec[name] = no_surrogates("" if value is None else str(value))
     from lazy_harness.memory import provenance
 
-    rec.update(provenance.fields(meta))
+    rec.update(provenance.fields(meta, env))
     rec["text_digest"] = provenance.digest_of(rec, kind)
     return rec
 

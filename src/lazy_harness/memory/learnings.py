@@ -43,6 +43,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from lazy_harness.memory.shapes import Env
+
 SLUG_MAX = 50
 FALLBACK = "learning"
 MAX_SUFFIX = 20
@@ -116,7 +118,7 @@ def _tags(value: object) -> list[str]:
     return out
 
 
-def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
+def render(item: dict, meta: dict, now: float, lid: str | None = None, env: Env | None = None) -> str:
     """The whole file: YAML frontmatter (one line per scalar, keys in a fixed order) then the body.
 
     ``created`` is ``now`` with the local offset; the title, tags and scope are squeezed onto one line.
@@ -137,7 +139,7 @@ def render(item: dict, meta: dict, now: float, lid: str | None = None) -> str:
     }
     from lazy_harness.memory import provenance
 
-    front.update(provenance.fields(meta))  # the project key, session or hand, the machine and author
+    front.update(provenance.fields(meta, env))  # the project key, session or hand, the machine and author
     front["text_digest"] = text_key(item.get("learning"))  # why: a hand edit since reads apart from a new text
     part = read_part(meta)
     if part is not None:  # why: a later part of the session may correct it (``restates``)
@@ -251,11 +253,13 @@ def find_slot(learnings_dir: str, title: str, when: float, origin: str = "",
 
 def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
                    before_create: Callable[[str, bytes], object] | None = None,
-                   taken: dict[str, str] | None = None, lid: str | None = None) -> tuple[str, bool]:
+                   taken: dict[str, str] | None = None, lid: str | None = None,
+                   env: Env | None = None) -> tuple[str, bool]:
     """Create the learning's file once: (path, written). An existing file is never touched.
     ``before_create(path, bytes)`` is told before the file may appear (a persist's undo record).
     ``taken``: every learning's id (``taken_ids``), read once by a caller writing several; it then
-    holds this one's too. ``lid``: the id the plan gave it (a new text of a title: :func:`version_id`)."""
+    holds this one's too. ``lid``: the id the plan gave it (a new text of a title: :func:`version_id`).
+    ``env``: the environment of the profile it is written for (its author; None: this process's)."""
     title = one_line(item.get("title"))
     if not title:
         raise TaskError("a learning without a title cannot be written")
@@ -263,7 +267,7 @@ def write_learning(learnings_dir: str, item: dict, meta: dict, now: float,
     taken = taken_ids(learnings_dir) if taken is None else taken
     lid = lid or fresh_id(taken, origin, title)
     taken[lid] = ids.key_of("learning", title, origin)
-    text = render(item, meta, now, lid)
+    text = render(item, meta, now, lid, env)
     for _ in range(MAX_SUFFIX):
         path, exists = find_slot(learnings_dir, title, now, origin, lid)
         if exists:

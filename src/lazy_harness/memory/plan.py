@@ -126,7 +126,7 @@ def _plan_entries(p: Plan, distilled: dict) -> None:
         if not items:
             continue
         path = os.path.join(p.memory_dir, name)
-        recs = [entries.record(kind, item, p.meta, p.now) if isinstance(item, dict) else item for item in items]
+        recs = [entries.record(kind, item, p.meta, p.now, p.env) if isinstance(item, dict) else item for item in items]
         seen, taken = _entry_ids(path, kind, [r for r in recs if isinstance(r, dict)])
         for rec, item in zip(recs, items, strict=True):
             if not isinstance(rec, dict):

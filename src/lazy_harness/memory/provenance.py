@@ -60,7 +60,8 @@ def here(env: Env | None = None) -> tuple[str, str]:
 
 def fields(meta: Record, env: Env | None = None) -> dict[str, str]:
     """The provenance fields for an entry written with ``meta`` (the worker's: project, session_id,
-    project_folder; ``via`` defaults to session when there is a session, else hand)."""
+    project_folder; ``via`` defaults to session when there is a session, else hand). ``env``: the
+    environment of the profile it is written for, whose login name is its author (None: this process's)."""
     from lazy_harness.memory.sanitize import one_line
 
     machine, author = here(env)

@@ -13,22 +13,29 @@ from __future__ import annotations
 
 from lazy_harness.memory import ids, provenance
 
+# why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
+# load its read side: house style section 3)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from lazy_harness.memory.shapes import Env
+
 # how a decision or failure line carries its id (:func:`claim_of`): the hash of its summary; kept by
 # this machine's hand (an edit or a copy); brought by ``lh sync`` under another text
 OWN, KEPT, BROUGHT = 2, 1, 0
 
 
-def claim_of(rec: dict, kind: str, eid: str) -> int:
+def claim_of(rec: dict, kind: str, eid: str, env: Env | None = None) -> int:
     """How a decision or failure line carries its id ``eid``: ``OWN`` when the id is the hash of its
     summary (``ids.derives``); else ``BROUGHT`` when it came with ``lh sync`` (what
     ``provenance.describe`` calls "sync from": another machine's, or in this machine's record of what
-    sync brought in), else ``KEPT``: this machine's line edited or copied by hand, its id kept."""
+    sync brought in), else ``KEPT``: this machine's line edited or copied by hand, its id kept.
+    ``env``: whose record of what sync brought in (None: this process's environment's)."""
     if ids.derives(eid, kind, ids.key_of(kind, rec.get("summary"))):
         return OWN
     via, theirs = rec.get("via"), rec.get("machine")
-    if isinstance(via, str) and via and isinstance(theirs, str) and theirs and theirs != provenance.here()[0]:
+    if isinstance(via, str) and via and isinstance(theirs, str) and theirs and theirs != provenance.here(env)[0]:
         return BROUGHT
-    return BROUGHT if provenance.arrived(rec, kind) else KEPT
+    return BROUGHT if provenance.arrived(rec, kind, env) else KEPT
 
 
 def standing(claims: list[int]) -> tuple[int, list[int]]:
@@ -48,9 +55,9 @@ def collided(summaries: list[object], kind: str) -> bool:
     return len({ids.key_of(kind, summary) for summary in summaries}) > 1
 
 
-def one_each(recs: list[dict], kind: str) -> list[dict]:
+def one_each(recs: list[dict], kind: str, env: Env | None = None) -> list[dict]:
     """``recs`` (oldest first, decisions or failures of one file) with one line for each id, the one
-    that stands (:func:`standing`), in its place."""
+    that stands (:func:`standing`), in its place. ``env``: as :func:`claim_of`'s."""
     places: dict[str, list[int]] = {}
     for k, rec in enumerate(recs):
         places.setdefault(ids.of_record(rec, kind), []).append(k)
@@ -59,7 +66,7 @@ def one_each(recs: list[dict], kind: str) -> list[dict]:
     drop: set[int] = set()
     for eid, at in places.items():
         if len(at) > 1:
-            claims = [claim_of(recs[k], kind, eid) for k in at]
+            claims = [claim_of(recs[k], kind, eid, env) for k in at]
             if collided([recs[k].get("summary") for k, c in zip(at, claims, strict=True) if c == OWN], kind):
                 continue
             top, _ = standing(claims)

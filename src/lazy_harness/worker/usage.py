@@ -27,16 +27,17 @@ if TYPE_CHECKING:
     from lazy_harness.memory.shapes import Env
 
 
-def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str]) -> dict[str, str]:
+def texts_of(memory_dir: str, learnings_dir: str, wanted: set[str], env: Env | None = None) -> dict[str, str]:
     """The text of each wanted entry still in memory: its fields (decision, failure), its file
     (learning), its words (open item); each field, and each item of a list field, ``evidence.joined``
-    (its marks are read in each alone: none runs from one field into the next)."""
+    (its marks are read in each alone: none runs from one field into the next). ``env``: the profile's
+    (which line of an id stands: ``standing.one_each``)."""
     out: dict[str, str] = {}
     for kind, name in (("decision", files.DECISIONS), ("failure", files.FAILURES)):
         if any(ids.kind_of(i) == kind for i in wanted):
             # why one_each: of the lines carrying one id, the one every reader shows (ADR 0059); the last
             # line read was a synced one claiming the id, and its words counted as use of the entry
-            for rec in standing.one_each(files.read_entries(os.path.join(memory_dir, name)), kind):
+            for rec in standing.one_each(files.read_entries(os.path.join(memory_dir, name)), kind, env):
                 eid = ids.of_record(rec, kind)
                 if eid in wanted:
                     out[eid] = _fields_text(rec, kind)
@@ -204,7 +205,7 @@ def _account_folder(session_id: str, distilled: dict, memory_dir: str, learnings
     """:func:`account` for the showings of one memory folder: usage.jsonl read once, what is new
     appended and the ranks written from both (``usage_log.record``)."""
     first, _ = first_shown(showings)
-    marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first)).items()}
+    marks = {eid: evidence.marks_of(text) for eid, text in texts_of(memory_dir, learnings_dir, set(first), env).items()}
     hits = {eid: evidence.first_use(marks.get(eid) or [], acts, when) for eid, (when, _) in first.items()}
     again = recurred(distilled, first, marks, acts)
 

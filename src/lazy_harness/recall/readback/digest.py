@@ -44,8 +44,9 @@ SAME_NAME = "another project of this name"  # a learning's origin named as this 
 
 # --- sections --------------------------------------------------------------------------------------
 
-def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM) -> str:
-    """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``."""
+def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM, env: Env | None = None) -> str:
+    """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``.
+    ``env``: whose record of what sync brought in (None: this process's environment's)."""
     # why neutral: every field is text someone could have edited; a time that does not parse is as written
     opened = item["opened"] or ""
     when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
@@ -53,7 +54,7 @@ def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM)
     who = provenance.name_shown(by, "session") or "?"  # why: an opener's id is shown only as an id (ADR 0033)
     origin = ("by hand" if by in (handoff_log.HAND_EDIT, "by hand")
               else neutral(f"{provenance.agent_word(item, 'opened_agent')}session {who}", 80))
-    origin = provenance.item_described(item, origin)  # why: its opener is text the remote may write
+    origin = provenance.item_described(item, origin, env)  # why: its opener is text the remote may write
     note = f"; stale: open {handoff.age_days(item, now)} days" if handoff.is_stale(item, now, stale_days) else ""
     return f"- {label('open item', item['id'], when, origin)}: {neutral(item['text'], cap)}{note}"
 
@@ -75,7 +76,7 @@ class Lines:
 
 
 def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
-             stats: dict) -> tuple[list[str], Lines]:
+             stats: dict, env: Env | None = None) -> tuple[list[str], Lines]:
     session = stats.get("session")
     # why: the running session's own items are no news (ADR 0034); newest first for a short budget
     opened = [i for i in reversed(handoff.open_for_reading(mdir))
@@ -87,12 +88,13 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
     head = ["", f"## Open items ({files.HANDOFF}, oldest first; closed by id when done)"]
     if stale:
         head.append(f"{stale} open longer than {stale_days} days (stale): still open, check whether they still hold.")
-    return head, Lines(opened, lambda item: handoff_line(item, now, stale_days))
+    return head, Lines(opened, lambda item: handoff_line(item, now, stale_days, env=env))
 
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
-              session: str | tuple[str, ...] = "") -> list[Record]:
-    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034)."""
+              session: str | tuple[str, ...] = "", env: Env | None = None) -> list[Record]:
+    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034).
+    ``env``: whose record of what sync brought in (None: this process's environment's)."""
     if n <= 0:
         return []
     path = os.path.join(mdir, name)
@@ -101,7 +103,7 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
         recs = files.tail_records(path, want)
         live = [r for r in recs if is_entry(r) and ids.of_record(r, kind) not in hidden]
         # why: the index is not read at session start; its rule (ADR 0059), on the lines read here
-        one = standing.one_each(live, kind)
+        one = standing.one_each(live, kind, env)
         kept = [r for r in one if not provenance.from_session(r, session)] if session else one
         # why: the running session's own entries are the newest lines: read past them only when some are
         if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
@@ -126,11 +128,11 @@ RECENT = {"failure": (files.FAILURES, "Recent failures and their preventions",
 
 
 def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
-            screen: held.Screen) -> tuple[list[str], list[str]]:
+            screen: held.Screen, env: Env | None = None) -> tuple[list[str], list[str]]:
     """The newest ``n`` entries of ``kind`` the hold check passes, newest first (one more read: the log's)."""
     name, heading, fields = RECENT[kind]
     section = kind + "s"
-    recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"]) if n > 0 else []
+    recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"], env) if n > 0 else []
     stats["errors"] += files.stopped(os.path.join(mdir, name))  # junk lines kept older entries out
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
@@ -140,7 +142,7 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     items = []
     for eid, rec in _by_use(pairs, lambda pair: pair[0], stats, section):
         day = date_of(rec.get("ts"), files.iso_epoch(rec.get("ts")))  # the reader's day (fence.local_time)
-        tag = label(kind, eid, day, neutral(provenance.describe(rec, kind), 120))
+        tag = label(kind, eid, day, neutral(provenance.describe(rec, kind, env=env), 120))
         summary = sentence(neutral(rec.get("summary"), CAP_SUMMARY))
         said = next(((word, text) for field, word, cap in fields if (text := neutral(rec.get(field), cap))), None)
         items.append(f"- {tag}: {summary}" + (f" {said[0]}: {sentence(said[1])}" if said else ""))
@@ -159,7 +161,7 @@ def _learnings(root: str, cfg: Config, env: Env, stats: dict, screen: held.Scree
         rel = neutral(os.path.relpath(head["path"], kdir), 200)
         title = neutral(head.get("title") or ids.title_of_file(head["path"]), CAP_TITLE)
         origin = neutral(provenance.describe(head, "learning", session_key="origin_session",
-                                             project_field="origin"), 120)
+                                             project_field="origin", env=env), 120)
         if head.get("origin") == project and not own(head, project, owned.keys):
             origin += f", {SAME_NAME}"  # why: "in api" alone reads as this project's own (~/work/api, ~/clients/api)
         if head.get(HAND_EDITED):  # why: another text of its title is shown too (learnings.mark_hand_edits)
@@ -276,9 +278,9 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
     provenance.keep_verdicts(kept.reason)  # why: a name's hold check kept between starts too
     owned = aliases.owned(mdir, env)  # why: learnings written under an earlier key of this project are its own
     screen = stats["screen"] = held.Screen(held.approved(mdir, recs, env), hidden, kept)
-    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats)),
-                ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen)),
-                ("decisions", lambda: _recent("decision", mdir, int(ctx["decisions"]), hidden, stats, screen)),
+    builders = (("handoff", lambda: _handoff(mdir, now, stale_days, screen, stats, env)),
+                ("failures", lambda: _recent("failure", mdir, int(ctx["failures"]), hidden, stats, screen, env)),
+                ("decisions", lambda: _recent("decision", mdir, int(ctx["decisions"]), hidden, stats, screen, env)),
                 ("learnings", lambda: _learnings(root, cfg, env, stats, screen, owned)))
     sections: list[Section] = []
     for name, build in builders:
