@@ -308,16 +308,24 @@ def test_a_payload_without_cwd_is_answered_for_the_hooks_folder(project):
     assert "(resident)" in hook_log(paths.claude_dir())[-1]
 
 
-def test_the_code_stamp_follows_the_bytes_not_the_files_times():
+def test_the_code_stamp_follows_the_bytes_not_the_files_times(tmp_path, monkeypatch):
     """Two installs of one version share a HOME (an editable one and the plugin's): their files'
-    times differ, their bytes do not, and neither must take the other's answerer for stale."""
+    times differ, their bytes do not, and neither must take the other's answerer for stale. why a copy:
+    the installed files may not be the test user's to touch (a package installed by root)."""
+    import shutil
+
     before = client.code_stamp()
-    st = os.stat(client.__file__)
-    try:
-        os.utime(client.__file__, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
-        assert client.code_stamp() == before
-    finally:
-        os.utime(client.__file__, ns=(st.st_atime_ns, st.st_mtime_ns))
+    copy = tmp_path / "resident"
+    copy.mkdir()
+    here = os.path.dirname(client.__file__)
+    for name in ("client.py", "answerer.py"):
+        shutil.copy(os.path.join(here, name), copy / name)  # why copy, not copy2: new times, same bytes
+        st = os.stat(os.path.join(here, name))
+        os.utime(copy / name, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    monkeypatch.setattr(client, "__file__", str(copy / "client.py"))
+    assert client.code_stamp() == before
+    os.utime(copy / "client.py", ns=(0, 0))
+    assert client.code_stamp() == before
 
 
 def test_the_code_stamp_is_the_same_in_every_process_and_changes_with_one_byte(tmp_path, monkeypatch):
