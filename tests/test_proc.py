@@ -152,8 +152,11 @@ def test_a_sigterm_that_lands_just_before_the_wait_for_a_call_still_stops_the_wo
 # raises the signal in this process before Popen has returned the child to proc.run.
 _FORK_THEN_SIGNAL = """
 import os, signal, subprocess, sys
+import _posixsubprocess
 born = []
-_real_fork_exec = subprocess._fork_exec
+# why either name: subprocess calls fork_exec by its own alias since 3.11, by the module's before
+_WHERE = (subprocess, "_fork_exec") if hasattr(subprocess, "_fork_exec") else (_posixsubprocess, "fork_exec")
+_real_fork_exec = getattr(*_WHERE)
 
 def _fork_exec(*args, **kwargs):
     pid = _real_fork_exec(*args, **kwargs)
@@ -163,7 +166,7 @@ def _fork_exec(*args, **kwargs):
     signal.raise_signal(signal.SIGTERM)
     return pid
 
-subprocess._fork_exec = _fork_exec
+setattr(*_WHERE, _fork_exec)
 from lazy_harness import proc
 """
 
@@ -190,6 +193,7 @@ def test_a_sigterm_that_lands_while_the_call_starts_still_kills_the_call(tmp_pat
     try:
         done = subprocess.run([sys.executable, "-c", _STOPPED_INSIDE_THE_START, str(pidfile)],
                               capture_output=True, text=True, timeout=60)
+        assert pidfile.exists(), f"the child was not started through fork_exec: {done.stderr}"
         assert done.returncode == 128 + signal.SIGTERM, done.stderr
         assert gone(int(pidfile.read_text()), timeout=10), "the call's child survived the worker's SIGTERM"
     finally:
