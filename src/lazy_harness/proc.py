@@ -12,7 +12,7 @@ Decisions:
 - A timeout returns a Result with ``timed_out=True`` and ``code=-9`` (the group got SIGKILL).
 - Output is decoded as UTF-8 with replacement: a stray byte never turns into an exception.
 - A stop signal that lands while the command starts is acted on once its process is known, so the
-  group is killed, not left running (ADR 0082).
+  group is killed, not left running (ADR 0083).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ STDERR_TAIL_LINES = 20
 STDERR_TAIL_CHARS = 2000
 _ARG_DISPLAY_CHARS = 60  # why: --json-schema carries a whole schema; the message must stay one line
 _AFTER_KILL_SECONDS = 5.0
-_STOPS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)  # held while a child starts (ADR 0082)
+_STOPS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)  # held while a child starts (ADR 0083)
 _Handler = Callable[[int, FrameType | None], object]
 WAKE_SECONDS = 0.5  # the longest a signal's handler waits while a command runs (see _communicate)
 
@@ -187,7 +187,7 @@ def _start(argv: list[str], data: bytes | None, env: dict[str, str] | None, cwd:
 
 
 def _hold_stops() -> tuple[dict[int, _Handler], list[int]]:
-    """While a child starts, the stop signals' handlers only note the signal (ADR 0082). why: a handler
+    """While a child starts, the stop signals' handlers only note the signal (ADR 0083). why: a handler
     that raises, run inside ``Popen`` after the fork and before Popen returns, left a child nobody knew
     of running in its own session (a ``claude -p``, spending). Held by handler, not by signal mask: the
     child inherits the mask across fork and exec, and a ``claude -p`` with SIGTERM blocked outlives a
