@@ -43,7 +43,12 @@ def _ledger() -> list[str]:
     lines += [edited, "  " + mine.sign(_entry(NOW - 3000, 303)) + "  ", mine.sign(_entry(NOW - 500, 304)) + "\r"]
     lines += [mine.sign(_entry(NOW - 400, 305, project="caf\u00e9 \u001b[31m"))]  # escapes: parsed, not plain
     lines += [mine.sign(_entry(NOW - 300, 306, outcome=ledger.KILLED, cost_source="estimated"))]
+    # dated only by a parse: a ts in another notation, a ts said twice (the last counts), a byte order mark
+    lines += [mine.sign(_entry(NOW - 290, 307).replace(f'"ts":{round(NOW - 290, 3)}', f'"ts":{NOW - 290:.6e}'))]
+    lines += [mine.sign(_entry(NOW - 280, 308).replace('"time":', f'"ts":{month - 50 * DAY},"time":', 1))]
+    lines += ["\ufeff" + mine.sign(_entry(NOW - 270, 309)), _entry(NOW - 260, 310)]  # and one without a MAC
     lines += [mine.sign(_entry(month - 90 * DAY + n, 400 + n)) for n in range(20)]  # an old run after today's
+    lines += [_entry(month - 80 * DAY + n, 450 + n) for n in range(5)]  # lines without a MAC in it
     lines += [mine.sign(_entry(NOW - 200, 500)), theirs.sign(_entry(NOW - 100, 501))]
     return lines
 
@@ -73,9 +78,19 @@ class FourReads:
 SINCES = (NOW - 7 * DAY, NOW - 60 * DAY, NOW - 200 * DAY, budget.day_start(NOW), budget.month_start(NOW), NOW - 250)
 
 
-@pytest.mark.parametrize("old_run", [ledger.OLD_RUN_BYTES, 2000])
-def test_one_read_answers_as_the_reads_it_replaces(sample, monkeypatch, old_run):
-    monkeypatch.setattr(ledger, "OLD_RUN_BYTES", old_run)  # 2000: the old run after today's stops each read
+def _key(state: str) -> None:
+    """The spend key as ``state`` says: made (the sample's), gone after it was made (every line of
+    the period is adopted), never made (the lines without a MAC count), or one that may not be used
+    (open to others: every line counts)."""
+    if state in ("gone", "never"):
+        os.remove(own.key_file())
+    if state == "never":
+        os.remove(own.adopted_file())
+    if state == "open":
+        os.chmod(own.key_file(), 0o644)
+
+
+def _same_answers(old_run: int = 0) -> tuple[list, list]:
     read = snapshot.Snapshot(SINCES)
     before = FourReads(SINCES)
     for since in SINCES:
@@ -83,8 +98,32 @@ def test_one_read_answers_as_the_reads_it_replaces(sample, monkeypatch, old_run)
             for light in (False, True):
                 assert read.since(since, mine, light) == before.since(since, mine, light), (since, mine, light)
     assert read.unread() == before.unread()
-    damaged, claimed = read.unread()
+    return read.unread()
+
+
+@pytest.mark.parametrize("old_run", [ledger.OLD_RUN_BYTES, 2000])
+def test_one_read_answers_as_the_reads_it_replaces(sample, monkeypatch, old_run):
+    monkeypatch.setattr(ledger, "OLD_RUN_BYTES", old_run)  # 2000: the old run after today's stops each read
+    damaged, claimed = _same_answers()
     assert len(damaged) == 3 and len(claimed) == 1  # the sample holds what it means to
+    calls = [e["call"] for e in snapshot.Snapshot(SINCES).since(SINCES[0], light=True)]
+    # with the whole run read: each of the lines dated only by a parse is counted
+    assert old_run == 2000 or calls[-8:-2] == [f"c-{n}" for n in range(305, 311)], calls
+
+
+@pytest.mark.parametrize("state", ["gone", "never", "open"])
+@pytest.mark.parametrize("old_run", [ledger.OLD_RUN_BYTES, 2000])
+def test_one_read_answers_as_the_reads_it_replaces_whatever_the_key(sample, monkeypatch, old_run, state):
+    monkeypatch.setattr(ledger, "OLD_RUN_BYTES", old_run)
+    _key(state)
+    assert own.ring(None, lambda since: [], make=False) is None if state == "open" else not own.ring(
+        None, lambda since: [], make=False).id
+    damaged, claimed = _same_answers()
+    assert len(damaged) == 3 and not claimed  # no key: no id to claim a line by
+
+
+def test_one_read_of_no_ledger_answers_as_the_reads_it_replaces(isolated_home):
+    assert _same_answers() == ([], [])
 
 
 def _outputs() -> list[str]:

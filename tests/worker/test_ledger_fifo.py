@@ -22,7 +22,7 @@ def test_a_fifo_in_the_ledgers_place_reads_as_no_entries_without_waiting(isolate
     fifo = _fifo_ledger()
 
     assert call_beside([fifo], ledger.read_since, 0) == []
-    assert call_beside([fifo], ledger.damaged) == []
+    assert call_beside([fifo], ledger.unread) == ([], [])
 
 
 def test_lh_cost_answers_with_a_fifo_in_the_ledgers_place(isolated_home, tmp_path):

@@ -133,14 +133,11 @@ def notice_hint(shown: str, cfg: Config) -> str:
 SHOWN_DAMAGED = 5  # damaged ledger lines named one by one; the rest are counted (lh cost --json names each)
 
 
-def skipped_lines(damaged: list[tuple[int, str]] | None = None) -> list[str]:
+def skipped_lines(found: list[tuple[int, str]]) -> list[str]:
     """The first :data:`SHOWN_DAMAGED` ledger lines every reader skips, ``<ledger>:<n>: skipped (<why>)``,
     then how many more. why a few: the ledger is synced, and a remote of 100,000 damaged lines printed
     100,000 lines in lh cost and lh doctor."""
-    from lazy_harness.cost import ledger
-
     where = paths.ledger_file()
-    found = ledger.damaged() if damaged is None else damaged
     lines = [f"{where}:{n}: skipped ({why})" for n, why in found[:SHOWN_DAMAGED]]
     if len(found) > SHOWN_DAMAGED:
         lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more damaged line(s) (lh cost --json lists every one)")
@@ -154,13 +151,10 @@ CLAIMED_WHY = ("each was changed here since it was written, by hand or by a tool
                "machine that copied this id from a synced line")
 
 
-def claimed_lines(claimed: list[int] | None = None) -> list[str]:
+def claimed_lines(found: list[int]) -> list[str]:
     """The first :data:`SHOWN_DAMAGED` lines that carry this machine's key id but not its MAC (the caps
     count nothing of them), ``<ledger>:<n>: ...``, then how many more."""
-    from lazy_harness.cost import ledger
-
     where = paths.ledger_file()
-    found = ledger.unread()[1] if claimed is None else claimed
     lines = [f"{where}:{n}: {CLAIMED}" for n in found[:SHOWN_DAMAGED]]
     if len(found) > SHOWN_DAMAGED:
         lines.append(f"... and {len(found) - SHOWN_DAMAGED:,} more line(s) with this machine's id but not its MAC "

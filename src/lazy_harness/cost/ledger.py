@@ -13,7 +13,7 @@ was killed mid-call has one line written for it by the next check (:func:`record
 Appends go through :func:`atomic.append_line` (one write under a lock), so the worker and
 ``lh distill`` can write at once. Readers skip lines they cannot parse (a hand edit, a torn line)
 and lines whose ``ts`` is not a time from 1970 to 3000 or whose ``total_cost_usd`` is not an amount
-from 0 to MAX_COST_USD: a damaged ledger never stops the worker, nor pauses it; :func:`damaged`
+from 0 to MAX_COST_USD: a damaged ledger never stops the worker, nor pauses it; :func:`unread`
 names them for ``lh cost`` and ``lh doctor``. Lines need not be in time order (a sync merges the
 other machine's older lines after today's; a clock steps back), so totals read the whole file
 backwards and stop only after ``OLD_RUN_BYTES`` of lines in a row older than the period.
@@ -26,6 +26,7 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
+from itertools import count, repeat
 
 from lazy_harness import logfile, paths
 from lazy_harness.atomic import append_line
@@ -170,7 +171,7 @@ def _number_in(value: object, low: float, high: float) -> bool:
 def _why(entry: object) -> str:
     """Why every reader skips a parsed line ("" for a line they count): ``ts`` a sane time and the
     amounts sane. The same test for ``lh cost``, the cap and the estimate, so a bad line is skipped
-    by all of them (and named by :func:`damaged`)."""
+    by all of them (and named by :func:`unread`)."""
     if not isinstance(entry, dict):
         return "not a JSON object"
     if not _number_in(entry.get("ts"), MIN_TS, MAX_TS):
@@ -187,12 +188,6 @@ BAD_COST = f"total_cost_usd is not a number from 0 to {MAX_COST_USD:.0f}"
 def valid(entry: object) -> bool:
     """Whether every reader counts ``entry`` (a sane ``ts`` and ``total_cost_usd``)."""
     return not _why(entry)
-
-
-def _problem(raw: bytes) -> tuple[Any, str]:
-    """A ledger line's parsed JSON (``Any``), or None and why it is skipped."""
-    entry, why = _judged(raw)
-    return (None, why) if why else (_shown(entry), "")
 
 
 def _judged(raw: bytes) -> tuple[Any, str]:
@@ -264,41 +259,40 @@ def _shown(entry: dict) -> dict:
 
 def _parse(raw: bytes) -> Any:
     """A ledger line's parsed JSON (``Any``) when it is a line every reader counts, else None."""
-    return _problem(raw)[0]
-
-
-def damaged(env: Mapping[str, str] | None = None) -> list[tuple[int, str]]:
-    """(line number, why) of every line the readers skip, in file order; blank lines are not damage."""
-    try:  # why open_regular: a FIFO in the ledger's place held lh cost in open() for good
-        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
-            return [(n, why) for n, raw in enumerate(fh, 1) if raw.strip() and (why := _problem(raw)[1])]
-    except OSError:
-        return []
+    entry, why = _judged(raw)
+    return None if why else _shown(entry)
 
 
 def unread(env: Mapping[str, str] | None = None) -> tuple[list[tuple[int, str]], list[int]]:
-    """The lines no cap counts, in one read of the ledger, each line parsed once: :func:`damaged`'s,
-    and the line numbers of the lines that carry this key's id but not its MAC (``own.Ring.claims``), in
-    file order. The second list is empty without a key yet or with one that may not be used. why one
-    read: lh cost and lh doctor read the whole ledger for each list, and parsed a claiming line three
-    times (2.5 s on a remote's 41 MB of them)."""
+    """The lines no cap counts, in one read of the ledger (:func:`unread_of` its lines). why one read:
+    lh cost and lh doctor read the whole ledger for each list, and parsed a claiming line three times
+    (2.5 s on a remote's 41 MB of them)."""
     keys = own.ring(env, lambda since: [], make=False)
+    try:
+        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
+            return unread_of(zip(count(1), fh, repeat(None)), keys)
+    except OSError:
+        return [], []
+
+
+def unread_of(lines: Iterable[tuple[int, bytes, bool | None]], keys: own.Ring | None
+              ) -> tuple[list[tuple[int, str]], list[int]]:
+    """Of ``lines`` (number, bytes, whether ``keys`` signed it when known already), each parsed once:
+    (number, why) of every line the readers skip (a blank line is no damage), and the numbers of the
+    lines that carry this key's id but not its MAC (``own.Ring.claims``), in file order. The second
+    list is empty without a key yet or with one that may not be used."""
     mark = keys.id.encode("ascii") if keys is not None and keys.id else b""
     bad: list[tuple[int, str]] = []
     claimed: list[int] = []
-    try:
-        with open(open_regular(paths.ledger_file(env))[0], "rb") as fh:
-            for n, raw in enumerate(fh, 1):
-                if not raw.strip():
-                    continue
-                # why not _problem: nothing of the line is printed; _plain first: no parse of a line as written
-                entry, why = _plain(raw) or _judged(raw)
-                if why:
-                    bad.append((n, why))
-                elif keys is not None and mark and mark in raw and keys.claims(raw, entry):
-                    claimed.append(n)
-    except OSError:
-        return [], []
+    for n, raw, signed in lines:
+        if not raw.strip():
+            continue
+        # why not _parse: nothing of the line is printed; _plain first: no parse of a line as written
+        entry, why = _plain(raw) or _judged(raw)
+        if why:
+            bad.append((n, why))
+        elif keys is not None and mark and mark in raw and keys.claims(raw, entry, signed):
+            claimed.append(n)
     return bad, claimed
 
 
@@ -308,11 +302,6 @@ def unread(env: Mapping[str, str] | None = None) -> tuple[list[tuple[int, str]],
 OLD_RUN_BYTES = 32 * 1024 * 1024
 # what record() writes first: a line in this shape with one "ts" and no escape is dated without parsing
 _HEAD = re.compile(rb'\{"time":"[^"\\]*","ts":(\d+(?:\.\d+)?),')
-
-
-def _quick_ts(raw: bytes) -> float | None:
-    m = _HEAD.match(raw)
-    return float(m.group(1)) if m and raw.count(b'"ts"') == 1 and b"\\" not in raw else None
 
 
 def _backwards(fh: Any) -> Iterator[bytes]:
@@ -350,35 +339,58 @@ def read_since(since: float, env: Mapping[str, str] | None = None, path: str | N
     path = path or paths.ledger_file(env)
     # why make=False: a read makes no key (lh doctor is read-only); the spenders make it (budget.open_call, record)
     keys = own.ring(env, lambda since: raw_since(since, env), make=False) if mine else None
-    seen: set[str] = set()
     try:
         # why open_regular: a FIFO in the ledger's place held the budget check (the worker) and lh cost in open()
         fh = open(open_regular(path)[0], "rb")  # noqa: SIM115 - why: apart from `with` so only an unopened file returns []
     except OSError:
         return []
+    with fh:
+        return period(_backwards(fh), since, None if keys is None else lambda raw: keys.marked(raw)[0],
+                      dated, len, _light if light else _parse)
+
+
+def dated(raw: bytes) -> float | dict | None:
+    """When a line was written, as :func:`read_since` dates it: its ``ts`` read from its head (:data:`_HEAD`)
+    or, for a line dated only by a parse, that parse (a dict: its ``"ts"``, and the line's entry); None
+    for a blank line or one no reader counts. why not a pair: ``lh cost`` keeps one of these per line,
+    and a tuple each made its read of the ledger slower."""
+    m = _HEAD.match(raw)
+    if m and raw.count(b'"ts"') == 1 and b"\\" not in raw:
+        return float(m[1])
+    return _parse(raw) if raw.strip() else None
+
+
+def period(lines: Iterable[Any], since: float, said: Callable[[Any], str | None] | None,
+           date: Callable[[Any], float | dict | None], size: Callable[[Any], int],
+           entry: Callable[[Any], Any]) -> list[dict]:
+    """:func:`read_since`'s entries of ``lines``, given last first, in file order: ``said`` what
+    ``own.Ring.marked`` knows a line by (its first copy counts, lines without one are skipped; None:
+    every line), ``date`` its :func:`dated`, ``size`` its length without the newline, ``entry`` its
+    entry when no parse dated it. The rules of every read of the period: ``lh cost``'s one read
+    (cost/snapshot.py) gives them its lines as it kept them."""
+    seen: set[str] = set()
     out: list[dict] = []
     old = 0
-    with fh:
-        for raw in _backwards(fh):
-            if keys is not None and not keys.mine(raw, seen):
+    for line in lines:
+        if said is not None:
+            mark = said(line)
+            if mark is None or mark in seen:  # why seen: a remote repeating a line of this machine adds no spend
                 continue
-            ts = _quick_ts(raw)
-            entry = None
-            if ts is None:
-                entry = _parse(raw) if raw.strip() else None
-                if entry is None:
-                    continue
-                ts = entry["ts"]
-            if ts < since - SLACK:
-                old += len(raw) + 1
-                if old >= OLD_RUN_BYTES:
-                    break
-                continue
-            old = 0
-            if ts >= since:
-                entry = entry if entry is not None else _light(raw) if light else _parse(raw)
-                if entry is not None:
-                    out.append(entry)
+            seen.add(mark)
+        when = date(line)
+        if when is None:
+            continue
+        ts, got = (when["ts"], when) if isinstance(when, dict) else (when, None)
+        if ts < since - SLACK:
+            old += size(line) + 1
+            if old >= OLD_RUN_BYTES:
+                break
+            continue
+        old = 0
+        if ts >= since:
+            got = got if got is not None else entry(line)
+            if got is not None:
+                out.append(got)
     out.reverse()
     return out
 

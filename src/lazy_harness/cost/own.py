@@ -99,12 +99,15 @@ class Ring:
         text = f'{text[:-1]},"by":"{self.id}"}}'
         return f'{text[:-1]},"mac":"{self.mac(text.encode("utf-8"))}"}}'
 
-    def claims(self, raw: bytes, entry: Mapping[str, object]) -> bool:
+    def claims(self, raw: bytes, entry: Mapping[str, object], signed: bool | None = None) -> bool:
         """Whether the line ``raw`` (parsed: ``entry``) carries this key's id (its ``"by"``) but not a MAC
-        of this key: it counts nothing. A line of this machine changed since it was written (by hand, a
-        tool that rewrote it), or one another machine wrote with this id: the id is no proof, a remote
-        can copy it from any synced line."""
-        return bool(self.id) and entry.get("by") == self.id and self.signed_by(bare(raw)) is None
+        of this key (``signed``: whether it has one, when :meth:`marked` said so already): it counts
+        nothing. A line of this machine changed since it was written (by hand, a tool that rewrote it),
+        or one another machine wrote with this id: the id is no proof, a remote can copy it from any
+        synced line."""
+        if signed or not self.id or entry.get("by") != self.id:
+            return False
+        return signed is not None or self.signed_by(bare(raw)) is None
 
     def signed_by(self, raw: bytes) -> str | None:
         """The MAC of ``raw`` when this key made it, else None."""
@@ -120,16 +123,8 @@ class Ring:
         # that is not ASCII (it stopped every cap check)
         return mac if _same(raw[cut:-2], mac.encode("ascii")) else None
 
-    def mine(self, raw: bytes, seen: set[str]) -> bool:
-        """Whether ``raw`` is this machine's spend, not counted already in this read (``seen``)."""
-        said = self.marked(raw)[0]
-        if said is None or said in seen:  # why seen: a remote that repeats one of this machine's lines adds no spend
-            return False
-        seen.add(said)
-        return True
-
     def marked(self, raw: bytes) -> tuple[str | None, bool]:
-        """What :meth:`mine` knows ``raw`` by when it is this machine's spend (its MAC, or the digest of
+        """What ``ledger.period`` knows ``raw`` by when it is this machine's spend (its MAC, or the digest of
         an adopted line), else None; and whether this key signed it (:meth:`claims` is false then)."""
         # why bare: a line padded with spaces (a hand edit, a remote's copy) or after a byte order mark (an
         # editor's save) is the same JSON to every reader, and was no longer this machine's spend
