@@ -291,7 +291,8 @@ def unread_of(lines: Iterable[tuple[int, bytes, bool | None]], keys: own.Ring | 
         entry, why = _plain(raw) or _judged(raw)
         if why:
             bad.append((n, why))
-        elif keys is not None and mark and mark in raw and keys.claims(raw, entry, signed):
+        # why signed first: a line this key signed claims nothing (Ring.claims), and is most of them
+        elif not signed and keys is not None and mark and mark in raw and keys.claims(raw, entry, signed):
             claimed.append(n)
     return bad, claimed
 
@@ -380,7 +381,10 @@ def period(lines: Iterable[Any], since: float, said: Callable[[Any], str | None]
         when = date(line)
         if when is None:
             continue
-        ts, got = (when["ts"], when) if isinstance(when, dict) else (when, None)
+        if isinstance(when, dict):
+            ts, got = when["ts"], when
+        else:
+            ts, got = when, None
         if ts < since - SLACK:
             old += size(line) + 1
             if old >= OLD_RUN_BYTES:
