@@ -23,21 +23,19 @@ if TYPE_CHECKING:
 STALE_SECONDS = 15 * 60  # a pending task this old means no worker is draining the queue
 
 
-def check_ledger_lines(r: Report, unread: Callable[[], tuple[list[tuple[int, str]], list[int]]] | None = None
-                       ) -> None:
+def check_ledger_lines(r: Report, unread: Callable[[], tuple[list[tuple[int, str]], list[int]]]) -> None:
     """Damaged lines of the cost ledger, and the lines that carry this machine's key id but not its MAC:
-    a count, then each named by file and line. ``unread``: what finds them (``ledger.unread``, or a
-    ``snapshot.Snapshot``'s: the command's one read of the ledger)."""
+    a count, then each named by file and line. ``unread``: what finds them (a ``snapshot.Snapshot``'s:
+    the command's one read of the ledger)."""
     from lazy_harness.cli.cost import CLAIMED_WHY, claimed_lines, skipped_lines
     from lazy_harness.cli.doctor_folders import refused_holder
-    from lazy_harness.cost import ledger as spend_ledger
 
     ledger = paths.ledger_file()
     refused = refused_holder(os.path.abspath(ledger))
     if refused:  # why: a file in a folder that is not the person's own is not read (ADR 0031)
         r.line("fail", "ledger lines", f"{ledger}: not read while {refused[1]}")
         return
-    damaged, claimed = spend_ledger.unread() if unread is None else unread()
+    damaged, claimed = unread()
     if not damaged and not claimed:
         r.line("ok", "ledger lines", f"no damaged line in {ledger}")
     if damaged:

@@ -45,8 +45,7 @@ SAME_NAME = "another project of this name"  # a learning's origin named as this 
 # --- sections --------------------------------------------------------------------------------------
 
 def handoff_line(item: Item, now: float, stale_days: float, cap: int = CAP_ITEM, env: Env | None = None) -> str:
-    """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``.
-    ``env``: whose record of what sync brought in (None: this process's environment's)."""
+    """``- open item h-1a2b3c4d, 2026-04-13 18:32, from session abc: text; stale: open 20 days``, for ``env``."""
     # why neutral: every field is text someone could have edited; a time that does not parse is as written
     opened = item["opened"] or ""
     when = local_time(files.iso_epoch(opened), minutes=True) or neutral(opened[:16].replace("T", " "), 16)
@@ -93,8 +92,7 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
               session: str | tuple[str, ...] = "", env: Env | None = None) -> list[Record]:
-    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034).
-    ``env``: whose record of what sync brought in (None: this process's environment's)."""
+    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034), for ``env``."""
     if n <= 0:
         return []
     path = os.path.join(mdir, name)
