@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -251,6 +252,16 @@ def project(tmp_path):
     p = tmp_path / "proj"
     p.mkdir()
     return p
+
+
+@pytest.fixture
+def tmpdir_at(monkeypatch):
+    """Point TMPDIR at ``path`` for this test (tempfile reads it once and keeps it: forgotten here)."""
+    def point(path) -> str:
+        monkeypatch.setenv("TMPDIR", str(path))
+        monkeypatch.setattr(tempfile, "tempdir", None)
+        return str(path)
+    return point
 
 
 @pytest.fixture

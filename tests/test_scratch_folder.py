@@ -6,7 +6,6 @@ a ``schema.json`` there that is a link to the person's ``~/.bashrc`` was written
 ``config.toml`` there was loaded by Codex as the person's."""
 
 import os
-import tempfile
 
 import pytest
 
@@ -15,16 +14,6 @@ from lazy_harness.config import defaults
 from lazy_harness.worker import codex_distill
 from tests.support import fake_codex, fake_codex_app_server
 from tests.support.as_person import PERSON, as_root, made_by
-
-
-@pytest.fixture
-def tmpdir_at(monkeypatch):
-    """Point TMPDIR at ``path`` for this test (tempfile reads it once and keeps it: forgotten here)."""
-    def point(path) -> str:
-        monkeypatch.setenv("TMPDIR", str(path))
-        monkeypatch.setattr(tempfile, "tempdir", None)
-        return str(path)
-    return point
 
 
 def open_to_others(tmp_path) -> str:

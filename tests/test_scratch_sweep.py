@@ -4,25 +4,12 @@ than a day are removed (ADR 0079): our prefix, ours, a folder and not a link, re
 a link inside. Another user's, a fresh one, and a link named like ours (with what it leads to) stay."""
 
 import os
-import tempfile
 import time
-
-import pytest
 
 from lazy_harness import paths, scratch
 from tests.support.as_person import PERSON
 
 DAY = 24 * 3600
-
-
-@pytest.fixture
-def tmpdir_at(monkeypatch):
-    """Point TMPDIR at ``path`` for this test (tempfile reads it once and keeps it: forgotten here)."""
-    def point(path) -> str:
-        monkeypatch.setenv("TMPDIR", str(path))
-        monkeypatch.setattr(tempfile, "tempdir", None)
-        return str(path)
-    return point
 
 
 def left_behind(base, name, age, uid=None):
