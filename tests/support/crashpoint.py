@@ -56,7 +56,9 @@ def run_to(argv: list[str]) -> str:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env)
     try:
-        ready, _, _ = select.select([child.stdout], [], [], WAIT)  # why: bounded only so a bug cannot hang
+        poller = select.poll()  # why not select: a suite's worker past 1,024 open files overflows it
+        poller.register(child.stdout, select.POLLIN)
+        ready = poller.poll(WAIT * 1000)  # why: bounded only so a bug cannot hang
         assert ready, f"the writer neither stopped nor finished within {WAIT} s"
         line = child.stdout.readline().decode().strip()
     finally:
