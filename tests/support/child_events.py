@@ -68,3 +68,11 @@ def _gone_by_state(pid: int, timeout: float) -> bool:
             return True
         time.sleep(0.01)
     return False
+
+
+def readable(stream, timeout: float) -> bool:
+    """Whether ``stream`` has something to read within ``timeout`` seconds. why poll, not select: a suite
+    worker past 1,024 open files gives select a number past its limit."""
+    poller = select.poll()
+    poller.register(stream, select.POLLIN)
+    return bool(poller.poll(timeout * 1000))

@@ -5,7 +5,6 @@ killed call is counted, and ``lh distill`` says once that it waits."""
 import fcntl
 import json
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import pytest
 from lazy_harness import config
 from lazy_harness.cost import budget
 from lazy_harness.worker import model_check
+from tests.support import child_events
 from tests.cli.lhrun import invoke, lh_script
 from tests.support.sessions import place
 from tests.worker.spendrig import configure, spent
@@ -103,7 +103,7 @@ def test_lh_distill_says_once_that_it_waits_while_another_process_calls_twice(
     b = subprocess.Popen([*lh_script(), "distill", payload["transcript_path"]], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     procs.append(b)
-    assert select.select([b.stdout], [], [], 60)[0]
+    assert child_events.readable(b.stdout, 60)
     first = b.stdout.readline()
     os.close(gate)  # the first call ends; the second starts while lh distill reads the session again
     _until(lambda: len(_calls(fake)) >= 2, "the other process's second call")

@@ -5,7 +5,6 @@ import contextlib
 import fcntl
 import json
 import os
-import select
 import shutil
 import signal
 import stat
@@ -18,6 +17,7 @@ import pytest
 from lazy_harness import config
 from lazy_harness.cost import budget, markers
 from lazy_harness.worker import calls
+from tests.support import child_events
 from tests.cli.lhrun import invoke
 from tests.support import fake_claude
 from tests.support.sessions import place
@@ -263,7 +263,7 @@ def test_lh_distill_waits_for_the_other_call_then_distils(isolated_home, fake, p
                              stderr=subprocess.PIPE, text=True)
         procs.append(b)
         assert b.stdout is not None
-        ready, _, _ = select.select([b.stdout], [], [], 60)
+        ready = child_events.readable(b.stdout, 60)
         assert ready, "lh distill said nothing while the other call ran"
         said = b.stdout.readline()
         assert f"another model call (pid {a.pid}" in said and "waits" in said, said
