@@ -1,6 +1,8 @@
 """What the page reads: which sessions of hooks.log belong to the project shown, and spend per day."""
 
+import calendar
 import os
+import time
 
 from lazy_harness import config, paths
 from lazy_harness import queue as spool
@@ -63,7 +65,10 @@ def test_a_failure_line_without_type_or_id_is_a_failure_on_the_page_and_in_show(
     here = reading.projects(seeded.root, cfg, os.environ)[0]
     assert fid in [e["id"] for e in memory_lists.entries(here, "failure")]
     out = invoke("memory", "show", "--project", seeded.root).out
-    assert f"{fid}  2025-02-01  Legacy failure about walrus parsing" in out
+    # why the local day: show dates an entry in the person's zone, and the seed's zone is the one where the
+    # wall clock is noon, so 10:00 UTC falls on 31 January or 1 February depending on the hour of the run
+    day = time.strftime("%Y-%m-%d", time.localtime(calendar.timegm((2025, 2, 1, 10, 0, 0))))
+    assert f"{fid}  {day}  Legacy failure about walrus parsing" in out
     assert invoke("memory", "forget", fid, "--project", seeded.root).code == 0
     file_reads._PARSED.clear()
     [row] = [e for e in memory_lists.entries(here, "failure") if e["id"] == fid]
