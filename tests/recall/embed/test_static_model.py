@@ -203,3 +203,23 @@ def test_packed_embedding_gives_the_same_bytes_and_stays_bounded(monkeypatch):
     packed = fresh.embed_many(texts)
     assert fresh.warm() and len(fresh._packed) <= 25 + max(len(fresh.ids(t)) for t in texts)
     assert packed == [fresh.embed(t) for t in texts]
+
+
+def test_loading_for_another_state_folder_maps_the_files_once(tmp_path, monkeypatch):
+    """A process that loads the model for several state folders (two profiles, or a test suite giving
+    each test its own) holds one mapping of each file: kept per state folder, every load held two more
+    descriptors for the life of the process, and a suite's worker ran past 1,024 of them."""
+    monkeypatch.setattr(static_model, "_loaded", {})
+
+    def held() -> int:
+        fds = os.listdir("/proc/self/fd")
+        return sum(1 for fd in fds if os.path.realpath(f"/proc/self/fd/{fd}").startswith(static_model.MODEL_DIR))
+
+    before = held()  # other tests' models may still be mapped
+    first = static_model.load(state_dir=str(tmp_path / "one"))
+    mapped = held()
+    assert mapped == before + 2  # table.bin and vocab.bin, each kept open by its mapping
+    for name in ("two", "three", "four"):
+        assert static_model.load(state_dir=str(tmp_path / name)) is first
+    assert held() == mapped
+    assert os.path.exists(tmp_path / "one")  # the first folder got the stamps of the files it hashed

@@ -300,13 +300,14 @@ def _to_int8(acc: list[int], d: int) -> bytes:
     return bytes([round(v * k) & 0xFF for v in acc])
 
 
-_loaded: dict[tuple[str | None, str | None], StaticModel] = {}
+_loaded: dict[str | None, StaticModel] = {}
 
 
 def load(model_dir: str | None = None, state_dir: str | None = None) -> StaticModel:
-    """The model (checked, then kept for the life of the process)."""
-    key = (model_dir, state_dir)
-    if key not in _loaded:
-        _loaded[key] = StaticModel(model_dir, state_dir)
-    return _loaded[key]
+    """The model (checked, then kept for the life of the process): one per folder of model files, whatever
+    ``state_dir`` (where the stamps that spare the next process the hash go) a later call names. Kept per
+    state folder too, each call with a new one mapped the files again and held them open for good."""
+    if model_dir not in _loaded:
+        _loaded[model_dir] = StaticModel(model_dir, state_dir)
+    return _loaded[model_dir]
 
