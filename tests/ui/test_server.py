@@ -138,6 +138,9 @@ def test_another_host_name_is_refused_even_with_the_token(server):
     for host in ("evil.example", f"evil.example:{server.port}", f"127.0.0.1:{server.port + 1}", ""):
         assert request(server, "GET", page(server), cookie(server), host=host)[0] == 403, host
     assert request(server, "GET", page(server), cookie(server), host=f"localhost:{server.port}")[0] == 200
+    # a host name has no case (RFC 3986): what a person types with capitals is this server too
+    assert request(server, "GET", page(server), cookie(server), host=f"LocalHost:{server.port}")[0] == 200
+    assert request(server, "GET", page(server), cookie(server), host=f"EVIL.example:{server.port}")[0] == 403
 
 
 def test_an_action_needs_the_token_in_its_form(server, seeded):

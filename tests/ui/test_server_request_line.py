@@ -70,4 +70,5 @@ def test_a_target_naming_another_server_is_a_400_and_the_pages_own_address_is_se
         assert request(server, "POST", target + "action/forget", cookie(server), body="token=x")[0] == 400
     assert request(server, "GET", f"http://{host}{url.path}", cookie(server))[0] == 200
     assert request(server, "GET", f"http://localhost:{server.port}{url.path}", cookie(server))[0] == 200
+    assert request(server, "GET", f"HTTP://LOCALHOST:{server.port}{url.path}", cookie(server))[0] == 200  # no case
     assert signs_in(server)  # no refused target spent the token

@@ -291,7 +291,7 @@ class Handler(BaseHTTPRequestHandler):
         """The request's path under the secret prefix, or None once refused (its Host, a target that
         does not parse or names another server, or a path outside the prefix: 404, as if nothing were
         served here). Keeps the target's parts in ``self.target``."""
-        if self.headers.get("Host", "") not in self.server.hosts:
+        if self.headers.get("Host", "").lower() not in self.server.hosts:  # why lower: a host name has no case
             self._refuse(403, "this server answers only to its own address (Host header)")
             return None
         try:
@@ -300,7 +300,7 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(400, "the request's target is not a URL")
             return None
         if (self.target.scheme or self.target.netloc) and not (
-                self.target.scheme == "http" and self.target.netloc in self.server.hosts):
+                self.target.scheme == "http" and self.target.netloc.lower() in self.server.hosts):
             # why: a target of the absolute form names the server it is for; the Host check alone let
             # ``GET http://evil.example/<secret>/`` in
             self._refuse(400, "the request's target names another server than this one")
@@ -356,7 +356,7 @@ class Handler(BaseHTTPRequestHandler):
         if rest is None:
             return
         origin = self.headers.get("Origin")
-        if origin is not None and origin not in self.server.origins:
+        if origin is not None and origin.lower() not in self.server.origins:
             self._refuse(403, "a page of another site cannot change the memory (Origin header)")
             return
         if not self._signed_in():
