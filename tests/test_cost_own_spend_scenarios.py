@@ -128,7 +128,7 @@ def test_two_workers_making_the_key_at_once_count_both_and_adopt_no_other_machin
                 os.unlink(f)
         with open(paths.ledger_file(), "wb") as fh:
             fh.write(old + theirs)
-        ctx = multiprocessing.get_context("fork")
+        ctx = multiprocessing.get_context("spawn")  # why not fork: the pytest worker runs threads
         barrier = ctx.Barrier(2)
         procs = [ctx.Process(target=_first_spend, args=(barrier, 2.0, now - 100 - i)) for i in range(2)]
         for p in procs:

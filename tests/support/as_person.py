@@ -2,36 +2,39 @@
 sees (ADR 0031): the person is ``nobody`` (uid and gid 65534), the world around them made by root.
 Such tests need root (CI runs as root); ``as_root`` skips them elsewhere."""
 
+import json
 import os
+import subprocess
+import sys
 
 import pytest
-
-from lazy_harness import private
 
 PERSON = 65534  # nobody
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="acting as another user needs root (CI runs as root)")
 
 
-def as_person(call, *args) -> str:
-    """``call(*args)`` run in a child acting as the person (effective uid and gid 65534), what it returned
-    as text. The child starts with no folder judged: ``private`` keeps what it judged per process."""
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns into pytest
-        try:
-            os.close(read)
-            os.setgroups([])
-            os.setegid(PERSON)
-            os.seteuid(PERSON)
-            private._PLACES.clear()
-            os.write(write, str(call(*args)).encode())
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read) as got:
-        out = got.read()
-    os.waitpid(pid, 0)
-    return out
+# why a new interpreter, not a fork of pytest's: a pytest-xdist worker runs threads, and a fork of a
+# process with threads may deadlock in the child (Python 3.12+ warns on every such fork)
+_CHILD = """
+import importlib, json, os, sys
+module, name, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+call = getattr(importlib.import_module(module), name)  # imported as root: the person may not read the venv
+os.setgroups([])
+os.setegid(int(sys.argv[4]))
+os.seteuid(int(sys.argv[4]))
+sys.stdout.write(str(call(*args)))
+"""
+
+
+def as_person(call, *args: str) -> str:
+    """``call(*args)`` run in a new Python process acting as the person (effective uid and gid 65534), what
+    it returned as text. ``call`` is a function of a module (named by its module and name), ``args``
+    strings; the child has this process's environment and starts with no folder judged."""
+    done = subprocess.run([sys.executable, "-c", _CHILD, call.__module__, call.__qualname__, json.dumps(args),
+                           str(PERSON)], capture_output=True, text=True, env=dict(os.environ), timeout=120)
+    if done.returncode:
+        raise AssertionError(f"{call.__qualname__} as the person failed: {done.stderr}")
+    return done.stdout
 
 
 def made_by(path: str, uid: int, mode: int = 0o755) -> str:
