@@ -211,9 +211,11 @@ def test_loading_for_another_state_folder_maps_the_files_once(tmp_path, monkeypa
     descriptors for the life of the process, and a suite's worker ran past 1,024 of them."""
     monkeypatch.setattr(static_model, "_loaded", {})
 
+    folder = os.path.realpath(static_model.MODEL_DIR) + os.sep  # why real: the descriptors name real paths
+
     def held() -> int:
         fds = os.listdir("/proc/self/fd")
-        return sum(1 for fd in fds if os.path.realpath(f"/proc/self/fd/{fd}").startswith(static_model.MODEL_DIR))
+        return sum(1 for fd in fds if os.path.realpath(f"/proc/self/fd/{fd}").startswith(folder))
 
     before = held()  # other tests' models may still be mapped
     first = static_model.load(state_dir=str(tmp_path / "one"))
