@@ -44,11 +44,7 @@ def gone(pid: int, timeout: float = 30.0) -> bool:
     except (AttributeError, OSError):  # no pidfd here: look at the process state instead
         return _gone_by_state(pid, timeout)
     try:
-        # why poll, not select: a worker of the suite with over 1,024 files open gave select a number past
-        # its limit ("filedescriptor out of range in select()"), failing a test that had nothing wrong
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        return bool(poller.poll(timeout * 1000)) or _zombie(pid)
+        return readable(fd, timeout) or _zombie(pid)
     finally:
         os.close(fd)
 
@@ -71,8 +67,9 @@ def _gone_by_state(pid: int, timeout: float) -> bool:
 
 
 def readable(stream, timeout: float) -> bool:
-    """Whether ``stream`` has something to read within ``timeout`` seconds. why poll, not select: a suite
-    worker past 1,024 open files gives select a number past its limit."""
+    """Whether ``stream`` (a file object or a descriptor) has something to read within ``timeout`` seconds.
+    why poll, not select: a worker of the suite with over 1,024 files open gave select a number past its
+    limit ("filedescriptor out of range in select()"), failing a test that had nothing wrong."""
     poller = select.poll()
     poller.register(stream, select.POLLIN)
     return bool(poller.poll(timeout * 1000))

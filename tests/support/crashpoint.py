@@ -12,10 +12,11 @@ the writer once before each file-system step of its work.
 """
 
 import os
-import select
 import subprocess
 import sys
 import time
+
+from tests.support import child_events
 
 HOOKED = ("write", "fsync", "replace", "rename", "link", "unlink")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,9 +57,7 @@ def run_to(argv: list[str]) -> str:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env)
     try:
-        poller = select.poll()  # why not select: a suite's worker past 1,024 open files overflows it
-        poller.register(child.stdout, select.POLLIN)
-        ready = poller.poll(WAIT * 1000)  # why: bounded only so a bug cannot hang
+        ready = child_events.readable(child.stdout, WAIT)  # why: bounded only so a bug cannot hang
         assert ready, f"the writer neither stopped nor finished within {WAIT} s"
         line = child.stdout.readline().decode().strip()
     finally:
