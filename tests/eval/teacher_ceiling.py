@@ -26,6 +26,8 @@ embedder it prints:
             ``recall.min_similarity`` swept; the best recall@5 at noise <= 1/6, then every bar
 
 ``--cache DIR`` keeps the teacher's vectors by text, so a second run embeds nothing again.
+``--embedders static,centred`` measures without the teacher (no onnxruntime needed; NumPy still is):
+``centred`` is the static table with each project's centre taken out (:func:`centred_scores`).
 """
 
 import argparse
@@ -165,6 +167,30 @@ def scores(prep: dict, embed, which: str) -> list[dict[int, float]]:
     return [{r: float(c[at[r]].max()) for r in row["visible"]} for row, c in zip(prep["rows"], cos, strict=True)]
 
 
+def centred_scores(prep: dict, embed, which: str) -> list[dict[int, float]]:
+    """:func:`scores` with the project's centre taken out: per prompt, the mean of the whole-text vectors
+    of the entries its project sees is subtracted from the prompt's vector and from every text's before
+    the cosine, so what all of a project's memory shares (its stack, its everyday subject) counts for
+    nothing and only what sets a text apart from the rest does."""
+    owner: list[int] = []
+    flat: list[str] = []
+    whole: dict[int, int] = {}
+    for rowid, t in prep["texts"].items():
+        whole[rowid] = len(flat)
+        owner += [rowid] * len(t[which])
+        flat += t[which]
+    vecs, prompts = embed(flat), embed([r["prompt"] for r in prep["rows"]])
+    owners = np.array(owner)
+    at = {r: np.flatnonzero(owners == r) for r in prep["texts"]}
+    out = []
+    for row, p in zip(prep["rows"], prompts, strict=True):
+        centre = vecs[[whole[r] for r in row["visible"]]].mean(0)
+        moved = vecs - centre
+        cos = moved @ (p - centre) / (np.linalg.norm(moved, axis=1) * np.linalg.norm(p - centre) + 1e-9)
+        out.append({r: float(cos[at[r]].max()) for r in row["visible"]})
+    return out
+
+
 def fitted(prep: dict, sims: list[dict[int, float]]) -> tuple[float, float, int, int, float]:
     """(no-bar recall@5, best recall@5 at noise <= 1/6, its noisy prompts, no-memory prompts, threshold)."""
     ids = {r: t["id"] for r, t in prep["texts"].items()}
@@ -209,9 +235,9 @@ def hook_rules(prep: dict, sims: list[dict[int, float]], bars) -> dict[float, tu
 def report(name: str, prep: dict, embedders: dict, bars) -> None:
     """The set's lines: per embedder, no bar, the fitted threshold, the hook's rules."""
     short = name.rsplit(".", 1)[-1]
-    for label, embed in embedders.items():
-        nobar, fit, noisy, empty, t = fitted(prep, scores(prep, embed, "grep"))
-        swept = hook_rules(prep, scores(prep, embed, "hook"), bars)
+    for label, (embed, score) in embedders.items():
+        nobar, fit, noisy, empty, t = fitted(prep, score(prep, embed, "grep"))
+        swept = hook_rules(prep, score(prep, embed, "hook"), bars)
         ok = [(r, -n, b) for b, (r, n) in swept.items() if n * 6 <= empty]
         best = "no bar reaches it"
         if ok:
@@ -227,9 +253,16 @@ def main(argv: list[str] | None = None) -> int:
                     "(module:dev keeps one part)")
     ap.add_argument("--cache", help="a folder keeping the teacher's vectors between runs")
     ap.add_argument("--bars", default=",".join(map(str, BARS)), help="min_similarity values for the hook's rules")
+    ap.add_argument("--embedders", default="teacher,static", help="which to measure, comma-separated: teacher, "
+                    "static, centred (the static table, the project's centre taken out: centred_scores)")
     opts = ap.parse_args(argv)
     bars = [float(b) for b in opts.bars.split(",") if b]
-    embedders = {"teacher": Teacher(opts.cache), "static": static_embedder()}
+    made = {"teacher": lambda: (Teacher(opts.cache), scores), "static": lambda: (static_embedder(), scores),
+            "centred": lambda: (static_embedder(), centred_scores)}
+    asked = [e for e in opts.embedders.split(",") if e]
+    if not asked or set(asked) - set(made):
+        ap.error(f"--embedders: one or more of {', '.join(made)}")
+    embedders = {name: made[name]() for name in asked}
     print("recall@5; fit 1/6: one threshold fitted on the set itself (optimistic); hook: best bar at noise <= 1/6")
     print(f"{'set':<20} {'embedder':<8} {'no bar':>6}  {'fit 1/6 (noisy, t)':<24} hook (noisy, bar)")
     for name in opts.sets.split(","):
