@@ -155,15 +155,21 @@ def prepare(name: str) -> dict:
     return {"rows": rows, "texts": texts, "settings": settings}
 
 
-def scores(prep: dict, embed, which: str) -> list[dict[int, float]]:
-    """Per prompt: rowid -> max(whole-text cosine, best cue cosine) over the entries its project sees."""
-    owner, flat = [], []
+def _flat(prep: dict, which: str) -> tuple[list[str], dict[int, np.ndarray]]:
+    """(every entry's texts in a row, rowid -> the positions of its texts there, its whole text first)."""
+    owner: list[int] = []
+    flat: list[str] = []
     for rowid, t in prep["texts"].items():
         owner += [rowid] * len(t[which])
         flat += t[which]
-    cos = embed([r["prompt"] for r in prep["rows"]]) @ embed(flat).T
     owners = np.array(owner)
-    at = {r: np.flatnonzero(owners == r) for r in prep["texts"]}
+    return flat, {r: np.flatnonzero(owners == r) for r in prep["texts"]}
+
+
+def scores(prep: dict, embed, which: str) -> list[dict[int, float]]:
+    """Per prompt: rowid -> max(whole-text cosine, best cue cosine) over the entries its project sees."""
+    flat, at = _flat(prep, which)
+    cos = embed([r["prompt"] for r in prep["rows"]]) @ embed(flat).T
     return [{r: float(c[at[r]].max()) for r in row["visible"]} for row, c in zip(prep["rows"], cos, strict=True)]
 
 
@@ -172,19 +178,11 @@ def centred_scores(prep: dict, embed, which: str) -> list[dict[int, float]]:
     of the entries its project sees is subtracted from the prompt's vector and from every text's before
     the cosine, so what all of a project's memory shares (its stack, its everyday subject) counts for
     nothing and only what sets a text apart from the rest does."""
-    owner: list[int] = []
-    flat: list[str] = []
-    whole: dict[int, int] = {}
-    for rowid, t in prep["texts"].items():
-        whole[rowid] = len(flat)
-        owner += [rowid] * len(t[which])
-        flat += t[which]
+    flat, at = _flat(prep, which)
     vecs, prompts = embed(flat), embed([r["prompt"] for r in prep["rows"]])
-    owners = np.array(owner)
-    at = {r: np.flatnonzero(owners == r) for r in prep["texts"]}
     out = []
     for row, p in zip(prep["rows"], prompts, strict=True):
-        centre = vecs[[whole[r] for r in row["visible"]]].mean(0)
+        centre = vecs[[at[r][0] for r in row["visible"]]].mean(0)
         moved = vecs - centre
         cos = moved @ (p - centre) / (np.linalg.norm(moved, axis=1) * np.linalg.norm(p - centre) + 1e-9)
         out.append({r: float(cos[at[r]].max()) for r in row["visible"]})
