@@ -75,8 +75,9 @@ RULES = {
                             # the next prompt finds the entries it just wrote embedded (recall.writer)
                             "lazy_harness.recall.index.writer",
                             # why: after a distillation the worker reads the memory as the next
-                            # SessionStart will, so that start finds the hold check's verdicts kept
-                            "lazy_harness.recall.readback.digest",
+                            # SessionStart will, so that start finds the hold check's verdicts kept,
+                            # and keeps what it read for that start (prepared)
+                            "lazy_harness.recall.readback.digest", "lazy_harness.recall.readback.prepared",
                             # why: the learned check (ADR 0046) reads a note through the static model
                             "lazy_harness.recall.embed.static_model"},
     "lazy_harness.hooks": {"lazy_harness.queue", "lazy_harness.memory", "lazy_harness.config",

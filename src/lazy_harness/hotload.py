@@ -96,6 +96,7 @@ HOT = (
     "lazy_harness.recall.embed", "lazy_harness.recall.resident",
     "lazy_harness.recall.readback.digest", "lazy_harness.recall.readback.codex_fit",  # the second: Codex's starts
     "lazy_harness.recall.readback.learnings",  # os-only: SessionStart's learning heads, kept while unchanged
+    "lazy_harness.recall.readback.prepared",  # os-only: the start's read-back, kept while what it read is unchanged
     "lazy_harness.recall.readback.older_own",  # os-only: the names of learnings older than the start's candidates
     "lazy_harness.recall.prompt.worth_searching", "lazy_harness.recall.prompt.recall",
     "lazy_harness.recall.prompt.rank", "lazy_harness.recall.prompt.already_shown",

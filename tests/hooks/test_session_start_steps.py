@@ -68,10 +68,12 @@ def test_a_failed_digest_still_tells_the_person_and_logs_why(project, monkeypatc
 
     monkeypatch.setattr(notice, "for_person", lambda cfg, env, now, once: "distillation is paused")
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise KeyError("context")
 
-    monkeypatch.setattr(session_start.recall, "digest", broken)
+    from lazy_harness.recall.readback import digest
+
+    monkeypatch.setattr(digest, "build_context", broken)
     decision, out = session_start.run(payload(project), os.environ, NOW)
     assert json.loads(out) == {"systemMessage": "distillation is paused"}
     assert "(read digest failed: KeyError: 'context')" in decision

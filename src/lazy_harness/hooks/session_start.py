@@ -15,7 +15,9 @@ logged by hooks/entry.py, which always exits 0.
     person_notice    a paused or failing loop, told to the person (systemMessage, never to the model)
     migration        this project's old files out of Claude Code's auto-memory folder
     read_digest      the memory, within its budget (recall/readback/digest.py): the additionalContext;
-                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (readback.codex_fit)
+                     under Codex CLI also within CODEX_CONTEXT_BYTES of UTF-8 (readback.codex_fit); the
+                     usual start prints the one kept for its folder while all it was made from holds,
+                     and keeps the digest's otherwise (readback.prepared, ADR 0084)
     index_check      the recall index missing, or a memory file changed since the index was brought up
                      to date (by hand, a sync): an index task for the worker (a few ``stat``, and the
                      learnings the digest has just stat'ed)
@@ -42,7 +44,7 @@ from lazy_harness.project_identity import project_root
 from lazy_harness.queue import sweep as idle_sweep
 from lazy_harness.queue.task import CODEX, agent_of
 from lazy_harness.regular_file import read_regular
-from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import prepared
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -102,7 +104,7 @@ class Start:
             errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
             return f"{head} no memory for {stats['project']}{errors}{tail}", _out(self.said())
         out = {**self.said(), "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": self.text}}
-        return f"{head} {recall.describe(stats)}{tail}", _out(out)
+        return f"{head} {prepared.describe(stats)}{tail}", _out(out)
 
 
 def run(payload: dict, env: Mapping[str, str], now: float, plugin: bool = False) -> tuple[str, str | None]:
@@ -302,8 +304,42 @@ def read_digest(s: Start) -> str:
         elif s.source == "startup":  # Codex's: a fork's rollout names its parent from the start
             lineage.record(s.env, sid, lineage.from_transcript(path, sid) or ())
         own = lineage.own(s.env, sid, path)
-    s.text, s.stats = recall.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
+    if not own and agent_of(s.payload) != CODEX:
+        return kept_or_made(s)
+    from lazy_harness.recall.readback import digest
+
+    s.text, s.stats = digest.digest(s.cwd, s.cfg, s.env, s.now, s.source, own, trouble_of(s.env))
     return codex_fit(s, own) if agent_of(s.payload) == CODEX else ""
+
+
+def kept_or_made(s: Start) -> str:
+    """The read-back of a start that compares nothing with its own entries: the one kept for this folder
+    while what it was made from is unchanged (recall/readback/prepared.py), else the digest's, kept for
+    the next start when it may be."""
+    trouble = trouble_of(s.env)
+    try:
+        failing = trouble()
+    except OSError:
+        failing = None  # why: the digest names the error
+    if failing is not None and not failing[0]:
+        kept = prepared.load(s.env, s.cwd, s.cfg, s.now)
+        # why told first: the hold check of a learning not told of yet reads it whole (hold_and_tell);
+        # a start with nothing to print tells nothing of them
+        if kept is not None and (kept[0] is None or all_told(kept[1].get("waiting_learnings"), s.env)):
+            s.text, s.stats = kept[0], {**kept[1], "source": s.source, "session": (), "errors": [],
+                                        "distill_failed": 0}
+            return " (read-back as prepared)"
+    from lazy_harness.recall.readback import digest
+
+    if failing is None or failing[0]:
+        s.text, s.stats = digest.digest(s.cwd, s.cfg, s.env, s.now, s.source, (), trouble)
+        return ""
+    (s.text, s.stats), seen = prepared.record(
+        s.env, lambda env: digest.build_context(s.cwd, s.cfg, env, s.now, s.source, trouble=failing))
+    if prepared.keepable(s.stats, ()):
+        problem = prepared.save(s.env, s.cwd, s.cfg, (s.text, s.stats), seen)
+        return f" ({problem})" if problem else ""
+    return ""
 
 
 def codex_fit(s: Start, own: tuple[str, ...]) -> str:
@@ -339,7 +375,7 @@ def remember_shown(s: Start) -> str:
                 pass
         return ""
 
-    each = recall.printed_ids(s.stats)
+    each = prepared.printed_ids(s.stats)
     got = [eid for ids in each.values() for eid in ids]
     sid = str(s.payload.get("session_id") or "")
     try:
@@ -393,6 +429,22 @@ def tell_recurred(s: Start) -> str:
 
 # --- what the steps read and write -----------------------------------------------------------------
 
+def told_ids(env: Mapping[str, str]) -> set[str]:
+    """What the person was told of: held entries' ids, and ``WAITING_TOLD`` + a waiting learning's id."""
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        return set(read_regular(os.path.join(paths.state_dir(env), "held-told")).decode("utf-8", "replace").split())
+    except OSError:
+        return set()
+
+
+def all_told(waiting: object, env: Mapping[str, str]) -> bool:
+    """Whether the person was told of every learning ``waiting`` (ids) for approval; True for none."""
+    if not waiting:
+        return True
+    told = told_ids(env)
+    return isinstance(waiting, list) and all(f"{WAITING_TOLD}{i}" in told for i in waiting)
+
+
 def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
                   waiting: bool = True, seen: Start | None = None) -> tuple[str, str]:
     """Hold what the digest's read-time check left out (memory/held.py), then the line for the person
@@ -400,7 +452,7 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     got memory) when learnings of other projects wait for approval to be used here that they were not
     told of (ADR 0032): (log words, message or ''). ``seen``: the run, asked whether it is headless
     (then the line is not marked told) when there is something to tell."""
-    from lazy_harness.memory import held
+    from lazy_harness.memory import marks
 
     mdir, said = stats["memory_dir"], ""
     screen = stats.get("screen")
@@ -409,19 +461,18 @@ def hold_and_tell(stats: dict, cfg: Config, env: Mapping[str, str], now: float,
     # lh memory approve writes it, and lh memory held lists it
     marked = [f for f in getattr(screen, "found", ()) if f[0] != "learning"]
     if marked:
+        from lazy_harness.memory import held  # why here: something to hold
+
         run = held.hold(mdir, paths.learnings_dir(cfg["knowledge"]["path"] or None, env), marked,
                         stats["project"], now, "read at session start", by_rules=True)
         said = f" (held {len(marked)} entr{'y' if len(marked) == 1 else 'ies'}: run {run})"
     if screen is not None and len(screen.found) > len(marked):
         said += f" (left out {len(screen.found) - len(marked)} learning(s) that read as instructions or hold a secret)"
-    ids_ = set(held.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
+    ids_ = set(marks.held_ids(mdir)) | set(stats.get("held_learnings") or ()) | {f[1] for f in getattr(
         screen, "found", ())}
     waits = set(stats.get("waiting_learnings") or ()) if waiting else set()
     told_file = os.path.join(paths.state_dir(env), "held-told")
-    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
-        told = set(read_regular(told_file).decode("utf-8", "replace").split())
-    except OSError:
-        told = set()
+    told = told_ids(env)
     new = sorted(ids_ - told)
     # why: a learning's two states are told apart (w:): held later, it is told again
     # why only the ones not told yet: the hold check reads a learning whole; one told was checked then

@@ -34,6 +34,7 @@ import os
 from lazy_harness import paths
 from lazy_harness.memory import approval, approval_key, files, ids, lines, marks, provenance, state, trust
 from lazy_harness.memory.verdicts import Kept, kept_verdicts
+from lazy_harness.memory.marks import held_ids  # noqa: F401 - this module's word, kept in marks for the start
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
@@ -229,11 +230,6 @@ def scan_records(memory_dir: str, env: Env | None = None,
 def _claimed(recs: list[dict]) -> set[str]:
     """The ids that carry an approve mark among marks ``recs``, whoever wrote it."""
     return {m["id"] for m in recs if m.get("op") == APPROVE}
-
-
-def held_ids(memory_dir: str) -> dict[str, dict]:
-    """``{id: its hold mark}`` of the decisions, failures and open items held in a memory folder."""
-    return {m["id"]: m for m in marks.read(memory_dir) if m.get("op") == HOLD}
 
 
 def numbered_entries(path: str) -> list[tuple[int, dict]]:

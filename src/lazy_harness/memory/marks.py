@@ -53,6 +53,12 @@ def read(memory_dir: str) -> list[dict]:
     return out
 
 
+def held_ids(memory_dir: str) -> dict[str, dict]:
+    """``{id: its hold mark}`` of the decisions, failures and open items held in a memory folder
+    (memory/held.py holds them; here so that a start with nothing to hold imports none of it)."""
+    return {m["id"]: m for m in read(memory_dir) if m.get("op") == "hold"}
+
+
 def hidden(memory_dir: str, recs: list[dict] | None = None) -> dict[str, dict]:
     """``{id: the first mark naming it}`` for every entry readers must leave out. ``recs``: the
     folder's marks (:func:`read`) when the caller read them already."""

@@ -24,12 +24,17 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
     the caches that start reads: the hold check's verdicts on the texts it screens and the learnings'
     heads. Without this the first start after every distillation worked out the verdicts of the new
     entries itself, and compiling the check's rules cost it some 40 ms (about 5x a bare start instead
-    of 2x at 18,000 entries: benchmarks/bench_session_start.py). Nothing is held or written to memory
-    here; the start still holds what its check leaves out."""
+    of 2x at 18,000 entries: benchmarks/bench_session_start.py), and the read-back itself, which the
+    next start in ``cwd`` uses while what it was made from is unchanged (recall/readback/prepared.py).
+    Nothing is held or written to memory here; the start still holds what its check leaves out."""
     try:  # why: caches only, and a failure here must never fail the task
-        from lazy_harness.recall.readback import digest
+        from lazy_harness.recall.readback import digest, prepared
 
-        digest.build_context(cwd, cfg, os.environ if env is None else env, now, "worker")
+        e = os.environ if env is None else env
+        got, seen = prepared.record(e, lambda watched: digest.build_context(cwd, cfg, watched, now, "worker"))
+        # why: kept for the start, which then reads none of it (prepared.py); not when it has to hold or tell
+        if prepared.keepable(got[1], ()) and (problem := prepared.save(e, cwd, cfg, got, seen)):
+            log(problem)
     except Exception as exc:
         log(f"session start not prepared: {type(exc).__name__}: {exc}")
 

@@ -14,6 +14,8 @@ from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui 
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.recall.readback.learnings import HAND_EDITED, day_of, learning_id, own, to_show
+# why here: a start that uses a prepared read-back reads its figures without this module
+from lazy_harness.recall.readback.prepared import SECTIONS, describe, printed_ids, started_ids  # noqa: F401
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
 # the same number, kept equal by a test (this module does not import the config)
 CONTEXT_HARD_CAP = 9500
 
-SECTIONS = ("handoff", "failures", "decisions", "learnings")
 CANDIDATES = 200  # newest learning files considered for ranking; never all of them
 OWN_MARGIN = 40  # lines read past the newest, which may be the running session's own entries
 OWN_MAX = 2000  # at most this many lines past them: a session's own entries are capped per answer
@@ -231,6 +232,7 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
     if not (stats["own_learnings"] or any(stats["available"][s] for s in SECTIONS[:3])):
         if not (trouble[0] or stats.get("withheld")):
             stats["shown"], stats["left_out"] = dict.fromkeys(SECTIONS, 0), dict.fromkeys(SECTIONS, 0)
+            stats["since"], stats["until"] = -FOREVER, FOREVER
             return None, stats
         sections = []
     header = header_lines(project, mdir, trouble, stats.get("withheld"))
@@ -239,7 +241,33 @@ def build_context(cwd: str, cfg: Config, env: Env, now: float, source: str, trou
     stats.update(shown=shown, left_out=left, chars=len(text), units=units(text))
     # the characters each printed item's line took, in the order of stats["ids"] (the usage record)
     stats["item_chars"] = {name: [len(items[k]) + 1 for k in range(shown[name])] for name, _, items in sections}
+    stats["since"], stats["until"] = window(sections[0][2] if sections else [], now, cfg["handoff"]["stale_days"])
     return (text or None), stats
+
+
+FOREVER = 1e18  # a time no text waits for (JSON has no infinity)
+
+
+def window(handoff_lines: list[str] | Lines, now: float, stale_days: float) -> tuple[float, float]:
+    """(since, until): the times between which the text made ``now`` reads the same as time passes
+    (recall/readback/prepared.py). It changes when an open item turns stale (the count in the section's
+    heading), and when a stale one whose line was made turns a day older (its "open N days"); nothing
+    else in the digest depends on the time."""
+    since, until = [-FOREVER], [FOREVER]
+    for k, item in enumerate(handoff_lines.items if isinstance(handoff_lines, Lines) else ()):
+        opened = item["opened_epoch"]
+        if opened is None:
+            continue
+        turns = opened + float(stale_days) * handoff.DAY
+        if not handoff.is_stale(item, now, stale_days):
+            until.append(turns)
+            continue
+        since.append(turns)
+        if k in handoff_lines.made:  # type: ignore[union-attr]
+            age = handoff.age_days(item, now)
+            since.append(opened + age * handoff.DAY)
+            until.append(opened + (age + 1) * handoff.DAY)
+    return max(since), min(until)
 
 
 def digest(cwd: str, cfg: Config, env: Env, now: float, source: str, session: str | tuple[str, ...] = "",
@@ -341,37 +369,3 @@ def fill(header: list[str], sections: list[Section], budget: int, units_cap: int
         # why in proportion: each code point over the plane counts twice, so as much less room overshoots
         return fill(header, sections, min(budget - 1, budget * cap // length), cap, dated)
     return text, shown, left
-
-
-def _shown(section: str, stats: dict) -> str:
-    """``decisions 1 of 3``, or ``decisions 1 (limit context.decisions = 1 reached, older ones not read)``."""
-    shown, read = stats["shown"][section], stats["available"].get(section, 0)
-    if (stats.get("more") or {}).get(section):
-        return f"{section} {shown} (limit context.{section} = {read} reached, older ones not read)"
-    return f"{section} {shown} of {read}"
-
-
-def printed_ids(stats: dict) -> dict[str, list[str]]:
-    """Each section's ids the digest printed, as far as the budget took them: never repeated by a prompt."""
-    n, printed = stats.get("shown") or {}, stats.get("ids") or {}
-    return {section: (printed.get(section) or [])[:int(n.get(section, 0))]
-            for section in ("failures", "decisions", "handoff", "learnings")}
-
-
-def started_ids(text: str | None, stats: dict) -> frozenset[str]:
-    """Every id of :func:`printed_ids` when the digest printed a text: a first prompt never repeats them."""
-    return frozenset(i for ids in printed_ids(stats).values() for i in ids) if text else frozenset()
-
-
-def describe(stats: dict) -> str:
-    """One log line: size (UTF-16 units), what each section showed and left out, errors."""
-    out = f"context {stats['units']}/{stats['max_chars']} chars, shown: " + ", ".join(
-        _shown(s, stats) for s in SECTIONS)
-    if left := ",".join(f"{s}={n}" for s, n in stats["left_out"].items() if n):
-        out += " left_out " + left
-    out += f" unrelated_learnings={n}" if (n := stats.get("unrelated_learnings")) else ""  # learnings.about_here
-    if stats["distill_failed"]:
-        out += f" distill_failed={stats['distill_failed']}"
-    if stats["errors"]:
-        out += " errors: " + "; ".join(stats["errors"])
-    return out
