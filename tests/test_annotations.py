@@ -113,7 +113,7 @@ TOP_LEVEL = ("paths", "notice", "jsonload", "codex_trust", "codex_trust_listing"
              "plugin", "settings", "settings_read", "settings_splice",
              "settings_splice_value", "settings_write", "logfile", "detach", "atomic",
              "proc", "errors", "project_identity", "remote_spelling", "hotload", "sha", "__main__", "private_fix",
-             "regular_file", "hook_command", "part_check", "scratch")
+             "regular_file", "hook_command", "part_check", "scratch", "read_record")
 
 
 @pytest.mark.parametrize("package", ABOVE)

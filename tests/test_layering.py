@@ -18,6 +18,8 @@ BASE = {"lazy_harness", "lazy_harness.paths", "lazy_harness.atomic", "lazy_harne
         "lazy_harness.private", "lazy_harness.sha",
         # why: the one way a file is opened without waiting and refused unless regular (os only)
         "lazy_harness.regular_file",
+        # why: what a run read and whether it still reads the same (os, sys): the start's kept read-back
+        "lazy_harness.read_record",
         # why: the check of a transcript's bytes up to an offset, kept by the cursor and by a learning (hashlib, os)
         "lazy_harness.part_check",
         # why: how a remote's spellings are read as one, for project_identity (text in, text out)

@@ -61,6 +61,7 @@ HOT = (
     "lazy_harness.paths", "lazy_harness.project_identity", "lazy_harness.config", "lazy_harness.config.schema",
     "lazy_harness.atomic", "lazy_harness.private",  # os-only: whether a folder of ours is the user's own
     "lazy_harness.regular_file",  # os-only: a file opened without waiting, refused unless it is a regular one
+    "lazy_harness.read_record",  # os and sys: what a run read, and whether it still reads the same
     "lazy_harness.remote_spelling",  # os-only: a remote's spellings read as one (project_identity.origin)
     "lazy_harness.logfile", "lazy_harness.jsonload", "lazy_harness.errors", "lazy_harness.detach",
     "lazy_harness.sha",  # nothing at import: the interpreter's own SHA-256 (the turn digest, approvals)

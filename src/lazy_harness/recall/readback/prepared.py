@@ -4,13 +4,11 @@ was made from, used by the next SessionStart of the same folder while all of tha
 by a start that could not use one; a start that uses it imports none of the digest's modules and reads
 none of the memory: about 7 of its 25 ms of CPU at 18,000 entries (benchmarks/bench_session_start.py).
 
-What it was made from is every file, folder and ``stat`` the digest touched, recorded while it ran (an
-audit hook for ``open``, ``os.listdir`` and ``os.scandir``; ``os.stat`` and ``os.lstat`` watched for
-the run), each with its size, times, inode and kind as found before it was read (a change made while
-the digest read it is a change): the memory files, the learnings and their folders, the caches, git's
-files, the package's own modules; the environment variables it read, the config, the folder the session
-starts in, and the moment an open item's age or staleness changes the text. Anything the record cannot
-name (a relative path, a descriptor) leaves nothing kept. Hot path: only ``os`` and our hot-path modules.
+What it was made from is every file, folder and ``stat`` the digest touched, recorded while it ran
+(lazy_harness/read_record.py), each stamped as found before it was read: the memory files, the learnings
+and their folders, git's files, the package's own modules; the environment variables it read, the
+config, the folder the session starts in, and the moment an open item's age or staleness changes the
+text (``digest.window``). Hot path: only ``os``, ``sys`` and our hot-path modules.
 """
 
 from __future__ import annotations
@@ -18,12 +16,12 @@ from __future__ import annotations
 import os
 import sys
 
-from lazy_harness import jsonload, paths
+from lazy_harness import jsonload, paths, read_record
 from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, ItemsView, Iterator, Mapping, ValuesView
+    from collections.abc import Callable, Mapping
 
 VERSION = 1
 SECTIONS = ("handoff", "failures", "decisions", "learnings")
@@ -32,20 +30,11 @@ KEPT = ("project", "memory_dir", "knowledge_dir", "branch", "max_chars", "chars"
         "candidates_cut", "own_learnings", "available", "shown", "left_out", "ids", "item_chars", "more",
         "unrelated_learnings", "held_learnings", "waiting_learnings")
 ENV_ALWAYS = ("HOME", "TZ", "USER", "LOGNAME")  # why: read by what is called without the environment
-_READ_ONLY_MASK = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-_FOLDER_FLAG = getattr(os, "O_DIRECTORY", 0)
 _OWN_PACKAGES = ("lazy_harness.memory.", "lazy_harness.recall.readback.", "lazy_harness.redact.")
 
 
 def file_of(env: Mapping[str, str], cwd: str) -> str:
     return os.path.join(paths.cache_dir(env), "start", paths.project_key(cwd) + ".json")
-
-
-def stamp(st: os.stat_result, whole: bool = True) -> list[int]:
-    """What tells a file from its earlier self; of a folder only looked at (not listed), what it is."""
-    if not whole and st.st_mode & 0o170000 == 0o040000:
-        return [st.st_mode, st.st_ino, st.st_dev]
-    return [st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
 # --- using one: the start ---------------------------------------------------------------------------
@@ -68,7 +57,7 @@ def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str
     if kept.get("config") != jsonload.dumps(cfg) or kept.get("env") != _env_now(env, kept.get("env")):
         return None
     seen, stats = kept.get("seen"), kept.get("stats")
-    if not isinstance(seen, list) or not _unchanged(seen) or not isinstance(stats, dict):
+    if not isinstance(seen, list) or not read_record.unchanged(seen) or not isinstance(stats, dict):
         return None
     try:  # the index check's stamps of the learnings the digest stat'ed (learnings.to_show): as they still are
         stats["learning_stamps"] = {seen[k][0][1:]: [seen[k][1][i] for i in (1, 2, 4)] for k in kept["learnings"]}
@@ -85,148 +74,7 @@ def _env_now(env: Mapping[str, str], was: object) -> object:
     return {k: env.get(k) for k in was}
 
 
-def _unchanged(seen: list) -> bool:
-    """Whether every path of ``seen`` (``[key, stamp]``) is as it was (still missing where it was missing)."""
-    try:
-        for path, was in seen:
-            try:
-                st = os.lstat(path[1:]) if path[0] == "l" else os.stat(path[1:])
-            except OSError:
-                if was is not None:
-                    return False
-                continue
-            if was is None or was != stamp(st, len(was) != 3):
-                return False
-    except (TypeError, ValueError, IndexError):
-        return False
-    return True
-
-
 # --- making one: the worker, or a start that found none ----------------------------------------------
-
-class _Record:
-    """What one digest touched: ``seen`` (``s``/``l`` + path: the stamp before it was read, None when it
-    was not there), ``env`` (the variables read) and ``blind`` (something it cannot name)."""
-
-    def __init__(self, env: Mapping[str, str]) -> None:
-        self.seen: dict[str, list[int] | None] = {}
-        self.read: dict[str, str | None] = {k: env.get(k) for k in ENV_ALWAYS}
-        self.env = _Watched(env, self.read)
-        self.blind = ""
-
-    def note(self, path: object, follow: bool = True, st: os.stat_result | None = None,
-             missing: bool = False, read: bool = True) -> None:
-        """``path`` as it is now (``st``: as just found; ``missing``: not there), before it is read
-        (``read``: opened or listed; else only looked at, which of a folder asks what it is, not what
-        it holds: a folder's times change with every file written in it)."""
-        if isinstance(path, os.PathLike):
-            path = os.fspath(path)
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        if not isinstance(path, str) or not os.path.isabs(path):
-            self.blind = self.blind or f"not named by a path: {path!r}"
-            return
-        key = ("s" if follow else "l") + path
-        was = self.seen.get(key, ())
-        if was != () and not (read and was is not None and len(was) == 3):
-            return  # why: the first stamp, taken before the first read, is the one that counts
-        if st is None and not missing:
-            try:
-                st = _STAT(path) if follow else _LSTAT(path)
-            except OSError:
-                st = None
-        self.seen[key] = None if st is None else stamp(st, read)
-
-
-class _Watched(dict):
-    """The environment, recording each variable read. A dict, as the hooks' and the worker's are used."""
-
-    def __init__(self, env: Mapping[str, str], read: dict[str, str | None]) -> None:
-        super().__init__(env)
-        self._read = read
-
-    def __getitem__(self, key: str) -> str:
-        self._read[key] = super().get(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: object = None) -> object:
-        self._read[key] = super().get(key)
-        return super().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        if isinstance(key, str):
-            self._read[key] = super().get(key)
-        return super().__contains__(key)
-
-    def __iter__(self) -> Iterator[str]:
-        self._read.update(self)  # why: a reader of every variable depends on every one
-        return super().__iter__()
-
-    def items(self) -> ItemsView[str, str]:  # type: ignore[override]
-        self._read.update(self)
-        return super().items()
-
-    def values(self) -> ValuesView[str]:  # type: ignore[override]
-        self._read.update(self)
-        return super().values()
-
-
-_STAT, _LSTAT = os.stat, os.lstat
-_active: list[_Record] = []
-_hooked = False
-
-
-def _audit(event: str, args: tuple) -> None:
-    if not _active:
-        return
-    rec = _active[-1]
-    if event == "open":
-        path, _mode, flags = args
-        if isinstance(flags, int) and flags & _READ_ONLY_MASK:
-            return  # why: what the digest writes (a cache) is not what it was made from
-        if isinstance(path, int):
-            return  # why: a descriptor already opened by name (``open(fd)``) was recorded then
-        # why: a folder opened as such is synced or locked (atomic.py, files.FolderLock); listed, it is noted
-        rec.note(path, read=not (isinstance(flags, int) and flags & _FOLDER_FLAG))
-    elif event in ("os.listdir", "os.scandir"):
-        rec.note(args[0] if args[0] is not None else ".")
-
-
-def _watching_stat(real: Callable[..., os.stat_result], follow: bool) -> Callable[..., os.stat_result]:
-    def watched(path: object, *args: object, **kwargs: object) -> os.stat_result:
-        if _active and (args or kwargs.get("dir_fd") is not None):
-            _active[-1].blind = _active[-1].blind or "a stat relative to a folder"
-        try:
-            st = real(path, *args, **kwargs)
-        except OSError:
-            if _active and not isinstance(path, int):
-                _active[-1].note(path, follow, missing=True, read=False)
-            raise
-        if _active and not isinstance(path, int):
-            _active[-1].note(path, follow, st, read=False)
-        return st
-
-    return watched
-
-
-def record(env: Mapping[str, str], run: Callable[[Mapping[str, str]], tuple[str | None, dict]]
-           ) -> tuple[tuple[str | None, dict], _Record]:
-    """``run(env)`` with what it touches recorded (the environment it gets records what it reads)."""
-    global _hooked
-    if not _hooked:
-        sys.addaudithook(_audit)
-        _hooked = True
-    rec = _Record(env)
-    _active.append(rec)
-    outer = os.stat, os.lstat  # why these, not the originals: whoever set them (a test's fault) still runs
-    os.stat, os.lstat = _watching_stat(outer[0], True), _watching_stat(outer[1], False)
-    try:
-        got = run(rec.env)
-    finally:
-        _active.remove(rec)
-        os.stat, os.lstat = outer
-    return got, rec
-
 
 def keepable(stats: dict, session: object) -> bool:
     """Whether a digest's result may be kept: nothing its check left out to hold, no error, no running
@@ -237,7 +85,15 @@ def keepable(stats: dict, session: object) -> bool:
                 or stats.get("distill_failed") or session or "until" not in stats)
 
 
-def save(env: Mapping[str, str], cwd: str, cfg: object, got: tuple[str | None, dict], rec: _Record) -> str | None:
+def record(env: Mapping[str, str], run: Callable[[Mapping[str, str]], tuple[str | None, dict]]
+           ) -> tuple[tuple[str | None, dict], read_record.Record]:
+    """``run(env)`` (the digest) with what it reads recorded (read_record.py), HOME, TZ and the login
+    name among the variables whether it reads them or not."""
+    return read_record.record(env, run, ENV_ALWAYS)
+
+
+def save(env: Mapping[str, str], cwd: str, cfg: object, got: tuple[str | None, dict],
+         rec: read_record.Record) -> str | None:
     """Keep ``got`` for the next start in ``cwd`` if it may be (:func:`keepable` is the caller's); why
     not, or None."""
     text, stats = got
