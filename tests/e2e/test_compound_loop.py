@@ -203,7 +203,10 @@ def test_interactive_session_is_distilled_once(loop_home: LoopHome, tmux_bin: st
     assert proc.returncode == 0, proc.stderr
     context = inline_system_text(home.standin.log.model_requests()[seen])
     assert all(item in context for item in ANSWER["handoff"]), context
-    home.wait_hook("SessionEnd", json.loads(proc.stdout)["session_id"])
+    later = json.loads(proc.stdout)["session_id"]
+    # what it was told is what the worker worked out after the distillation, kept for it (ADR 0084)
+    assert "(read-back as prepared)" in home.wait_hook("SessionStart", later), home.describe()
+    home.wait_hook("SessionEnd", later)
     home.wait_idle()
 
 
