@@ -275,3 +275,35 @@ def test_two_starts_at_once_each_print_the_digest_and_leave_one_that_holds(isola
     assert b"moved to parquet" in outs[0][0] and outs[0][0] == outs[1][0]
     out, line = start(project)
     assert AS_PREPARED in line and out == outs[0][0] == fresh(project)
+
+
+def test_the_worker_makes_again_what_a_new_learning_put_out_of_date(isolated_home, tmp_path):
+    """A learning written outside this folder's distillation (a session in another clone, a sync, by
+    hand) puts the kept read-back out of date; the worker's run makes it again before the next start.
+    (Another project's learning waits for approval: the start that tells of it runs the digest.)"""
+    from lazy_harness import config
+    from lazy_harness.worker import caches
+
+    project, _, _ = memory(tmp_path)
+    settled(project)
+    ms.write_learning(paths.learnings_dir(None), "ledger exports stream by month", "demo", NOW - 20,
+                      learning="written by a session elsewhere")
+    cfg = config.load_fast(dict(os.environ))
+    assert prepared.out_of_date(os.environ, cfg, time.time()) == [project]
+    logged: list[str] = []
+
+    caches.refresh_starts(cfg, None, time.time(), logged.append)
+
+    assert logged == [] and prepared.out_of_date(os.environ, cfg, time.time()) == []
+    out, line = start(project)
+    assert AS_PREPARED in line and out == fresh(project)
+
+
+def test_a_kept_read_back_of_a_folder_that_is_gone_is_not_made_again(isolated_home, tmp_path):
+    from lazy_harness import config
+
+    project, _, _ = memory(tmp_path)
+    settled(project)
+    _append_decision(project, paths.memory_dir(project), None)
+    shutil.rmtree(project)
+    assert prepared.out_of_date(os.environ, config.load_fast(dict(os.environ)), time.time()) == []

@@ -39,6 +39,19 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
         log(f"session start not prepared: {type(exc).__name__}: {exc}")
 
 
+def refresh_starts(cfg: Config, env: Env | None, now: float, log: Log) -> None:
+    """Make again the newest kept read-backs that no longer hold (``prepared.out_of_date``: another
+    project's new learning, this run's consolidation, an index task's hand edit or pull), so the next
+    start in each folder prints one without reading the memory."""
+    try:  # why: caches only, and a failure here must never fail the worker's run
+        from lazy_harness.recall.readback import prepared
+
+        for cwd in prepared.out_of_date(os.environ if env is None else env, cfg, now):
+            prepare_next_start(cwd, cfg, env, now, log)
+    except Exception as exc:
+        log(f"kept read-backs not refreshed: {type(exc).__name__}: {exc}")
+
+
 def prepare_listing(memory_dir: str, learnings_dir: str, log: Log, env: Env | None = None) -> None:
     """Work out the hold check's verdicts that the views of every entry keep (``lh memory held``, ``lh
     status``, ``show``, the page: memory/held_review.py ``States``), so none of them checks every entry

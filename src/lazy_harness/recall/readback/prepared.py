@@ -17,7 +17,7 @@ import os
 import sys
 
 from lazy_harness import jsonload, paths, read_record
-from lazy_harness.regular_file import open_regular
+from lazy_harness.regular_file import open_regular, read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ KEPT = ("project", "memory_dir", "knowledge_dir", "branch", "max_chars", "chars"
         "candidates_cut", "own_learnings", "available", "shown", "left_out", "ids", "item_chars", "more",
         "unrelated_learnings", "held_learnings", "waiting_learnings")
 ENV_ALWAYS = ("HOME", "TZ", "USER", "LOGNAME")  # why: read by what is called without the environment
+REFRESHED = 8  # kept read-backs the worker makes again at most per run, the newest first
 _OWN_PACKAGES = ("lazy_harness.memory.", "lazy_harness.recall.readback.", "lazy_harness.redact.")
 
 
@@ -65,6 +66,27 @@ def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str
         return None
     text = kept.get("text")
     return (text if isinstance(text, str) else None), stats
+
+
+def out_of_date(env: Mapping[str, str], cfg: object, now: float, limit: int = REFRESHED) -> list[str]:
+    """The folders of the newest ``limit`` kept read-backs that no longer hold (a learning another project
+    wrote, a consolidation, a sync pull, a hand edit), for the worker to make again before their next
+    start finds them so; folders that are gone are left out."""
+    folder = os.path.dirname(file_of(env, "/"))
+    try:
+        names = [os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".json")]
+        names.sort(key=lambda path: os.stat(path).st_mtime, reverse=True)
+    except OSError:
+        return []
+    out = []
+    for path in names[:limit]:
+        try:
+            cwd = jsonload.loads(read_regular(path)).get("cwd")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) and load(env, cwd, cfg, now) is None:
+            out.append(cwd)
+    return out
 
 
 def _env_now(env: Mapping[str, str], was: object) -> object:
