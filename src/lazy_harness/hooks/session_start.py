@@ -331,8 +331,9 @@ def kept_or_made(s: Start) -> str:
             return " (read-back as prepared)"
     from lazy_harness.recall.readback import digest
 
-    if failing is None or failing[0]:
-        s.text, s.stats = digest.digest(s.cwd, s.cfg, s.env, s.now, s.source, (), trouble)
+    if failing is None or failing[0]:  # why: said in the text's header (or its error logged): not kept
+        s.text, s.stats = digest.digest(s.cwd, s.cfg, s.env, s.now, s.source, (),
+                                        trouble if failing is None else lambda: failing)
         return ""
     (s.text, s.stats), seen = prepared.record(
         s.env, lambda env: digest.build_context(s.cwd, s.cfg, env, s.now, s.source, trouble=failing))

@@ -254,7 +254,8 @@ def window(handoff_lines: list[str] | Lines, now: float, stale_days: float) -> t
     heading), and when a stale one whose line was made turns a day older (its "open N days"); nothing
     else in the digest depends on the time."""
     since, until = [-FOREVER], [FOREVER]
-    for k, item in enumerate(handoff_lines.items if isinstance(handoff_lines, Lines) else ()):
+    items, made = (handoff_lines.items, handoff_lines.made) if isinstance(handoff_lines, Lines) else ([], {})
+    for k, item in enumerate(items):
         opened = item["opened_epoch"]
         if opened is None:
             continue
@@ -263,7 +264,7 @@ def window(handoff_lines: list[str] | Lines, now: float, stale_days: float) -> t
             until.append(turns)
             continue
         since.append(turns)
-        if k in handoff_lines.made:  # type: ignore[union-attr]
+        if k in made:
             age = handoff.age_days(item, now)
             since.append(opened + age * handoff.DAY)
             until.append(opened + (age + 1) * handoff.DAY)
