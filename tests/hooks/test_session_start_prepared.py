@@ -112,6 +112,12 @@ def _learning_edited_in_place(project, mem, own):
     return b"keyed by calendar day"
 
 
+def _learning_rewritten_as_long_with_its_time_put_back(project, mem, own):
+    """``cp -p`` of a backup as long as the file: size, mtime and inode as before, only ctime moves."""
+    _same_size_rewrite(own, b"keyed by day", b"keyed by UTC")
+    return b"keyed by UTC"
+
+
 def _learning_added(project, mem, own):
     ms.write_learning(paths.learnings_dir(None), "ledger exports stream rows", "demo", NOW - 50,
                       learning="never whole files")
@@ -146,7 +152,8 @@ def _open_item_written_by_hand(project, mem, own):
 
 
 CHANGES = [_open_item_written_by_hand, _append_decision, _decision_edited_in_place, _learning_edited_in_place,
-           _learning_added, _learning_removed, _forgotten, _config_changed]
+           _learning_rewritten_as_long_with_its_time_put_back, _learning_added, _learning_removed, _forgotten,
+           _config_changed]
 
 
 @pytest.mark.parametrize("change", CHANGES, ids=[c.__name__.strip("_") for c in CHANGES])

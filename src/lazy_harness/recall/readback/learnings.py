@@ -1,6 +1,6 @@
 """Learnings for the SessionStart digest: each file's head, kept in ``<cache>/learning-heads.json`` while
-its size, mtime and inode are unchanged (why: reading 200 heads cost 10 to 20 ms at every start), their
-ranking (:func:`rank_learnings`) and the ones the section shows (:func:`to_show`; docs/how/read-back.md).
+its size, mtime, inode and change time are unchanged (why: reading 200 heads cost 10 to 20 ms at every
+start), their ranking (:func:`rank_learnings`) and the ones the section shows (:func:`to_show`; docs/how/read-back.md).
 Hot path: only ``os`` and our hot-path modules at import time."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
-VERSION = 9  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 10  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 # why created: ranking's first pass dates a file renamed by hand, its name's date gone, by it (``day_of``)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
@@ -88,7 +88,9 @@ class Heads:
         for path in paths_:
             try:
                 st = os.stat(path)
-                stamp: list[int] | None = [st.st_size, st.st_mtime_ns, st.st_ino]
+                # why the change time: a file written over with as many bytes and its mtime set back
+                # (``cp -p`` of a backup, an editor that keeps times) keeps the other three
+                stamp: list[int] | None = [st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
             except OSError:
                 stamp = None
             else:
@@ -96,8 +98,8 @@ class Heads:
                     self.not_files.append(path)
                     continue
             old = kept.get(path)
-            if stamp is not None and isinstance(old, list) and len(old) == 5 and old[:3] == stamp \
-                    and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
+            if stamp is not None and isinstance(old, list) and len(old) == 6 and old[:3] == stamp[:3] \
+                    and old[5] == stamp[3] and isinstance(old[3], dict) and isinstance(old[4], (dict, type(None))):
                 head, full = old[3], old[4]
                 head["path"] = path
                 if full is not None:
@@ -147,7 +149,8 @@ class Heads:
             path = head["path"]
             if path in self.stamps:
                 full = self.fulls.get(path) if path in whole else None
-                keep[path] = [*self.stamps[path], _without_path(head), _without_path(full) if full else None]
+                size, mtime, inode, changed = self.stamps[path]
+                keep[path] = [size, mtime, inode, _without_path(head), _without_path(full) if full else None, changed]
         try:  # why not durable: a cache; a power loss that leaves it old or empty costs a read of the files
             atomic_write(self.cache_file, jsonload.dumps({"version": VERSION, "heads": keep}), durable=False)
         except OSError as exc:  # why: a cache; the next start reads the files again

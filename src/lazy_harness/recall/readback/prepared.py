@@ -61,7 +61,7 @@ def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str
     if not isinstance(seen, list) or not read_record.unchanged(seen) or not isinstance(stats, dict):
         return None
     try:  # the index check's stamps of the learnings the digest stat'ed (learnings.to_show): as they still are
-        stats["learning_stamps"] = {seen[k][0][1:]: [seen[k][1][i] for i in (1, 2, 4)] for k in kept["learnings"]}
+        stats["learning_stamps"] = {seen[k][0][1:]: [seen[k][1][i] for i in (1, 2, 4, 3)] for k in kept["learnings"]}
     except (KeyError, IndexError, TypeError):
         return None
     text = kept.get("text")
