@@ -55,7 +55,8 @@ def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str
     if not (isinstance(kept.get("since"), (int, float)) and isinstance(kept.get("until"), (int, float))
             and kept["since"] < now < kept["until"]):
         return None
-    if kept.get("config") != jsonload.dumps(cfg) or kept.get("env") != _env_now(env, kept.get("env")):
+    was = kept.get("env")
+    if kept.get("config") != jsonload.dumps(cfg) or not isinstance(was, dict) or was != {k: env.get(k) for k in was}:
         return None
     seen, stats = kept.get("seen"), kept.get("stats")
     if not isinstance(seen, list) or not read_record.unchanged(seen) or not isinstance(stats, dict):
@@ -87,13 +88,6 @@ def out_of_date(env: Mapping[str, str], cfg: object, now: float, limit: int = RE
         if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) and load(env, cwd, cfg, now) is None:
             out.append(cwd)
     return out
-
-
-def _env_now(env: Mapping[str, str], was: object) -> object:
-    """The values of the variables ``was`` names, as ``env`` has them now (``was`` when it is not a dict)."""
-    if not isinstance(was, dict):
-        return None
-    return {k: env.get(k) for k in was}
 
 
 # --- making one: the worker, or a start that found none ----------------------------------------------
