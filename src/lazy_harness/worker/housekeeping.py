@@ -26,6 +26,17 @@ def _log(env: Env | None, message: str) -> None:
     logfile.write(logfile.WORKER, message, env)
 
 
+def after_drain(cfg: Config, env: Env | None, stats: Stats, changed: bool) -> None:
+    """After the drains: the projects that got new memory consolidated, orphan learnings adopted
+    (``changed``: an index task ran), then, last, after what this run wrote, the kept read-backs that
+    no longer hold made again (worker/caches.py ``refresh_starts``)."""
+    from lazy_harness.worker import caches
+
+    consolidate_touched(cfg, env, stats)
+    adopt_orphans(cfg, env, changed=changed)
+    caches.refresh_starts(cfg, env, time.time(), lambda m: _log(env, f"worker {os.getpid()}: {m}"))
+
+
 def consolidate_touched(cfg: Config, env: Env | None, stats: Stats) -> None:
     """After a drain: each project that got new memory is consolidated when its gates pass."""
     if not cfg.get("consolidate", {}).get("enabled"):

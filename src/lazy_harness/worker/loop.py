@@ -35,7 +35,7 @@ from lazy_harness.atomic import atomic_write
 from lazy_harness.errors import ConfigError
 from lazy_harness.queue import index_task
 from lazy_harness.regular_file import open_regular
-from lazy_harness.worker import caches, housekeeping
+from lazy_harness.worker import housekeeping
 from lazy_harness.worker.drain import Stats, drain
 
 if TYPE_CHECKING:
@@ -281,10 +281,7 @@ def _rounds(q: str, env: Env | None, stats: Stats, limit: int | None, sleep: Sle
                 housekeeping.sweep_idle(q, cfg, env)
                 drain(q, cfg, env, stats, limit, sleep)
             if not stats.paused and not stats.storage:
-                housekeeping.consolidate_touched(cfg, env, stats)
-                housekeeping.adopt_orphans(cfg, env, changed=reindexed and indexed)
-                # why last: after what this run wrote (distillations, consolidation, index tasks)
-                caches.refresh_starts(cfg, env, time.time(), lambda m: _log(env, f"worker {os.getpid()}: {m}"))
+                housekeeping.after_drain(cfg, env, stats, changed=reindexed and indexed)
             from lazy_harness.queue import retain
 
             for sid in retain.keep_waiting(q):  # why: the tasks left waiting may wait for weeks
