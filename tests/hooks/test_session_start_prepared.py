@@ -205,13 +205,16 @@ def test_a_start_whose_check_leaves_an_entry_out_keeps_nothing(isolated_home, tm
     out, line = start(project)
     assert b"id_rsa" not in out and "held 1 entr" in line
     assert not os.path.exists(prepared.file_of(os.environ, project))
+    # held now (its mark written): the starts after keep one, and the held entry is in none of them
+    kept = settled(project)
+    assert b"id_rsa" not in kept and kept == fresh(project)
 
 
 def test_a_learning_waiting_for_approval_is_told_before_a_kept_start_is_used(isolated_home, tmp_path):
     project, _, _ = memory(tmp_path)
     kept = prepared.file_of(os.environ, project)
     first, line = start(project)
-    told = paths.state_dir() and os.path.join(paths.state_dir(), "held-told")
+    told = os.path.join(paths.state_dir(), "held-told")
     with open(told) as fh:
         waiting = [w for w in fh.read().split() if w.startswith("w:")]
     assert waiting, line  # the other project's learning waits, and the person was told
