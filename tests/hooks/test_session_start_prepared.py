@@ -309,6 +309,32 @@ def test_the_worker_makes_again_what_a_new_learning_put_out_of_date(isolated_hom
     assert AS_PREPARED in line and out == fresh(project)
 
 
+def test_a_worker_in_another_time_zone_leaves_the_starts_read_back_as_it_is(isolated_home, tmp_path):
+    """``lh knowledge handoff-now`` run from a shell with another TZ starts a worker whose environment is
+    not the session's. Its refresh must not make the starts' read-back again in its own: the start could
+    not use that one, make its own again, and the next worker run would undo it once more."""
+    from lazy_harness import config
+    from lazy_harness.worker import caches
+
+    project, _, _ = memory(tmp_path)
+    hooks_env = {**os.environ, "TZ": "UTC"}
+    settled(project, hooks_env)
+    path = prepared.file_of(os.environ, project)
+    with open(path, "rb") as fh:
+        kept = fh.read()
+    worker_env = {**os.environ, "TZ": "Asia/Kolkata"}
+    cfg = config.load_fast(worker_env)
+    assert prepared.out_of_date(worker_env, cfg, time.time()) == []
+    logged: list[str] = []
+
+    caches.refresh_starts(cfg, worker_env, time.time(), logged.append)
+
+    with open(path, "rb") as fh:
+        assert logged == [] and fh.read() == kept
+    out, line = start(project, hooks_env)
+    assert AS_PREPARED in line and out == fresh(project, hooks_env)
+
+
 def test_a_kept_read_back_of_a_folder_that_is_gone_is_not_made_again(isolated_home, tmp_path):
     from lazy_harness import config
 

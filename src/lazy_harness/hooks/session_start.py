@@ -337,7 +337,7 @@ def kept_or_made(s: Start) -> str:
         return ""
     (s.text, s.stats), seen = prepared.record(
         s.env, lambda env: digest.build_context(s.cwd, s.cfg, env, s.now, s.source, trouble=failing))
-    if prepared.keepable(s.stats, ()):
+    if prepared.keepable(s.stats):
         problem = prepared.save(s.env, s.cwd, s.cfg, (s.text, s.stats), seen)
         return f" ({problem})" if problem else ""
     return ""

@@ -33,7 +33,7 @@ def prepare_next_start(cwd: str, cfg: Config, env: Env | None, now: float, log: 
         e = os.environ if env is None else env
         got, seen = prepared.record(e, lambda watched: digest.build_context(cwd, cfg, watched, now, "worker"))
         # why: kept for the start, which then reads none of it (prepared.py); not when it has to hold or tell
-        if prepared.keepable(got[1], ()) and (problem := prepared.save(e, cwd, cfg, got, seen)):
+        if prepared.keepable(got[1]) and (problem := prepared.save(e, cwd, cfg, got, seen)):
             log(problem)
     except Exception as exc:
         log(f"session start not prepared: {type(exc).__name__}: {exc}")

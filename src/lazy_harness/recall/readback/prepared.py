@@ -17,7 +17,7 @@ import os
 import sys
 
 from lazy_harness import jsonload, paths, read_record
-from lazy_harness.regular_file import open_regular, read_regular
+from lazy_harness.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,23 +40,34 @@ def file_of(env: Mapping[str, str], cwd: str) -> str:
 
 # --- using one: the start ---------------------------------------------------------------------------
 
-def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str | None, dict] | None:
-    """(text, stats) kept for a start in ``cwd`` while everything it was made from is as it was, else None."""
+def _kept(path: str) -> dict | None:
+    """The kept read-back at ``path`` if this user wrote it and nobody else may write it, else None."""
     try:  # why open_regular: a FIFO in its place would hold the start
-        fd, st = open_regular(file_of(env, cwd))
+        fd, st = open_regular(path)
         with open(fd, "rb") as fh:
             data = fh.read()
         # why: what it holds goes into the session as its memory: only a file this user wrote, as written
         kept = jsonload.loads(data) if st.st_uid == os.geteuid() and not st.st_mode & 0o022 else None
     except (OSError, ValueError):
         return None
-    if not isinstance(kept, dict) or kept.get("version") != VERSION or kept.get("cwd") != cwd:
+    return kept if isinstance(kept, dict) and kept.get("version") == VERSION else None
+
+
+def _made_here(kept: dict, env: Mapping[str, str], cfg: object) -> bool:
+    """Made with this config and these values of the environment variables it read."""
+    was = kept.get("env")
+    return kept.get("config") == jsonload.dumps(cfg) and isinstance(was, dict) \
+        and was == {k: env.get(k) for k in was}
+
+
+def load(env: Mapping[str, str], cwd: str, cfg: object, now: float, kept: dict | None = None
+         ) -> tuple[str | None, dict] | None:
+    """(text, stats) kept for a start in ``cwd`` while everything it was made from is as it was, else None."""
+    kept = _kept(file_of(env, cwd)) if kept is None else kept
+    if kept is None or kept.get("cwd") != cwd or not _made_here(kept, env, cfg):
         return None
     if not (isinstance(kept.get("since"), (int, float)) and isinstance(kept.get("until"), (int, float))
             and kept["since"] < now < kept["until"]):
-        return None
-    was = kept.get("env")
-    if kept.get("config") != jsonload.dumps(cfg) or not isinstance(was, dict) or was != {k: env.get(k) for k in was}:
         return None
     seen, stats = kept.get("seen"), kept.get("stats")
     if not isinstance(seen, list) or not read_record.unchanged(seen) or not isinstance(stats, dict):
@@ -72,7 +83,9 @@ def load(env: Mapping[str, str], cwd: str, cfg: object, now: float) -> tuple[str
 def out_of_date(env: Mapping[str, str], cfg: object, now: float, limit: int = REFRESHED) -> list[str]:
     """The folders of the newest ``limit`` kept read-backs that no longer hold (a learning another project
     wrote, a consolidation, a sync pull, a hand edit), for the worker to make again before their next
-    start finds them so; folders that are gone are left out."""
+    start finds them so. Folders that are gone are left out, and so are read-backs made with another
+    config or another value of a variable they read (a ``TZ`` set in one shell): one made here again
+    would be of no use to the starts that made theirs, and each would make the other's again."""
     folder = os.path.dirname(file_of(env, "/"))
     try:
         names = [os.path.join(folder, n) for n in os.listdir(folder) if n.endswith(".json")]
@@ -81,24 +94,23 @@ def out_of_date(env: Mapping[str, str], cfg: object, now: float, limit: int = RE
         return []
     out = []
     for path in names[:limit]:
-        try:
-            cwd = jsonload.loads(read_regular(path)).get("cwd")
-        except (OSError, ValueError, AttributeError):
-            continue
-        if isinstance(cwd, str) and os.path.isabs(cwd) and os.path.isdir(cwd) and load(env, cwd, cfg, now) is None:
+        kept = _kept(path)
+        cwd = kept.get("cwd") if kept is not None and _made_here(kept, env, cfg) else None
+        if isinstance(cwd, str) and os.path.isabs(cwd) and file_of(env, cwd) == path and os.path.isdir(cwd) \
+                and load(env, cwd, cfg, now, kept) is None:
             out.append(cwd)
     return out
 
 
 # --- making one: the worker, or a start that found none ----------------------------------------------
 
-def keepable(stats: dict, session: object) -> bool:
+def keepable(stats: dict) -> bool:
     """Whether a digest's result may be kept: nothing its check left out to hold, no error, no running
     session's entries left out, no failing distillation in its header. (Learnings waiting for approval
     are kept; a start uses it only once the person was told of each: hooks/session_start.py.)"""
     screen = stats.get("screen")
     return not (stats.get("errors") or getattr(screen, "found", None) or stats.get("withheld")
-                or stats.get("distill_failed") or session or "until" not in stats)
+                or stats.get("distill_failed") or "until" not in stats)
 
 
 def record(env: Mapping[str, str], run: Callable[[Mapping[str, str]], tuple[str | None, dict]]
