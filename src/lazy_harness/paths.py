@@ -117,7 +117,12 @@ def _xdg(e: Mapping[str, str], name: str, *default: str) -> str:
 def config_file(env: Mapping[str, str] | None = None) -> str:
     """``$LH_CONFIG``, else ``$XDG_CONFIG_HOME/lazy-harness/config.toml``, else ``~/.config/...``."""
     e = _env(env)
-    return _lh_config(e) or os.path.join(_xdg(e, "XDG_CONFIG_HOME", ".config"), "lazy-harness", "config.toml")
+    return _lh_config(e) or os.path.join(config_home(e), "config.toml")
+
+
+def config_home(env: Mapping[str, str] | None = None) -> str:
+    """``$XDG_CONFIG_HOME/lazy-harness``, else ``~/.config/lazy-harness``, whatever ``$LH_CONFIG`` says."""
+    return os.path.join(_xdg(_env(env), "XDG_CONFIG_HOME", ".config"), "lazy-harness")
 
 
 def _lh_config(e: Mapping[str, str]) -> str:
@@ -139,7 +144,7 @@ def own_config_dir(env: Mapping[str, str] | None = None) -> str | None:
     """The folder lazy-harness keeps config.toml in (``$XDG_CONFIG_HOME/lazy-harness``, else
     ``~/.config/lazy-harness``), or None when ``$LH_CONFIG`` names the file (a place of the user's)."""
     e = _env(env)
-    return None if _lh_config(e) else os.path.dirname(config_file(e))
+    return None if _lh_config(e) else config_home(e)
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> str:

@@ -181,6 +181,18 @@ def test_another_time_zone_is_another_read_back(isolated_home, tmp_path):
     assert out == fresh(project, other)
 
 
+def test_a_first_start_depends_on_no_variable_it_does_not_need(isolated_home, tmp_path):
+    """A terminal's own variables (a session id, the last folder) differ at every start: a read-back
+    made depending on them would never be used again. The very first start (the approvals adopted, the
+    key looked for) reads only the variables that say where things are."""
+    project, _, _ = memory(tmp_path)
+    env = {**os.environ, "TERM_SESSION_ID": "w0t0p0:1", "OLDPWD": "/somewhere/else"}
+    start(project, env)
+    with open(prepared.file_of(os.environ, project), encoding="utf-8") as fh:
+        read = json.load(fh)["env"]
+    assert "HOME" in read and not {"TERM_SESSION_ID", "OLDPWD", "PATH"} & set(read)
+
+
 def test_what_the_worker_prepares_is_used_by_the_next_start(isolated_home, tmp_path):
     from lazy_harness import config
     from lazy_harness.worker import caches

@@ -49,10 +49,8 @@ class KeyRefused(LhError):
 
 def key_file(env: Mapping[str, str] | None = None) -> str:
     """Where this person's approval key is: beside config.toml in lazy-harness's own config folder."""
-    e = os.environ if env is None else env
-    # why: without LH_CONFIG: a config file named there may live in a synced dotfiles folder
-    return os.path.join(os.path.dirname(paths.config_file({k: v for k, v in e.items() if k != "LH_CONFIG"})),
-                        KEY_FILE)
+    # why not beside $LH_CONFIG's file: it may live in a synced dotfiles folder
+    return os.path.join(paths.config_home(env), KEY_FILE)
 
 
 def adopted_file(env: Mapping[str, str] | None = None) -> str:
