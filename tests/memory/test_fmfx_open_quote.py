@@ -10,7 +10,7 @@ import pytest
 from lazy_harness import config, paths
 from lazy_harness.memory import frontmatter, learnings, store
 from lazy_harness.memory.plan import CREATE, EXISTS, SKIP
-from lazy_harness.recall.readback import digest
+from lazy_harness.recall.readback import digest, prepared
 from lazy_harness.recall.readback import learnings as heads
 from tests.support import memory_samples as ms
 
@@ -60,7 +60,7 @@ def test_session_start_names_it_and_counts_it_as_no_one_waiting(written):
     assert stats["waiting_learnings"] == []
     named = [e for e in stats["errors"] if path in e]
     assert len(named) == 1 and f"{path}:3" in named[0], stats["errors"]
-    assert f"{path}:3" in digest.describe(stats)
+    assert f"{path}:3" in prepared.describe(stats)
 
 
 @pytest.mark.parametrize("later", [0.0, 3 * 86400.0])

@@ -7,7 +7,7 @@ import time
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import fence, files
-from lazy_harness.recall.readback import digest
+from lazy_harness.recall.readback import digest, prepared
 
 NOW = time.time()
 
@@ -22,4 +22,4 @@ def test_the_logged_size_is_in_utf16_units(tmp_path):
     text, stats = digest.build_context(project, cfg, os.environ, NOW, "startup")
     assert text is not None and fence.units(text) > len(text)  # the emoji count twice
     assert stats["units"] == fence.units(text) <= 1500
-    assert digest.describe(stats).startswith(f"context {fence.units(text)}/1500 chars, "), digest.describe(stats)
+    assert prepared.describe(stats).startswith(f"context {fence.units(text)}/1500 chars, "), prepared.describe(stats)

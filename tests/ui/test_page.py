@@ -123,10 +123,10 @@ def test_markup_in_an_entry_is_shown_as_text_and_never_runs(chrome, server, seed
 
 def started_ids(seeded) -> frozenset[str]:
     """What SessionStart's digest shows a new session of the seeded project (its first prompt repeats none)."""
-    from lazy_harness.recall.readback import digest
+    from lazy_harness.recall.readback import digest, prepared
 
     text, stats = digest.digest(seeded.root, config.load_fast(os.environ), os.environ, time.time(), "startup")
-    return frozenset(i for ids in digest.printed_ids(stats).values() for i in ids) if text else frozenset()
+    return frozenset(i for ids in prepared.printed_ids(stats).values() for i in ids) if text else frozenset()
 
 
 def test_the_search_gives_what_a_prompt_gets(chrome, server, seeded, shots):

@@ -11,7 +11,7 @@ import click
 from lazy_harness import CLAUDE, CODEX, paths
 from lazy_harness.cli.memory_reading import AGENTS, digest_for, echo
 from lazy_harness.logfile import one_line
-from lazy_harness.recall.readback import digest as recall
+from lazy_harness.recall.readback import prepared
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def show_prompt(prompt: str, cwd: str, cfg: Config, session: str | None, agent: 
         # why: SessionStart runs first and records as shown what its digest printed: each section's ids
         # as far as the budget took them (hooks/session_start.py remember_shown)
         text, stats, _ = digest_for(agent, cwd, cfg, time.time(), "startup")
-        started = recall.started_ids(text, stats)
+        started = prepared.started_ids(text, stats)
     said = explain.report(prompt, cwd, cfg, os.environ, session=session or "", transcript=transcript,
                           started=started)
     echo(said["for"].replace("(what ", f"({AGENTS[agent]}: what ", 1))

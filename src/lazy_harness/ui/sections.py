@@ -224,14 +224,14 @@ def _started(v: View) -> frozenset[str]:
         return frozenset()
     from lazy_harness import paths, queue
     from lazy_harness.memory import files
-    from lazy_harness.recall.readback import digest
+    from lazy_harness.recall.readback import digest, prepared
 
     def trouble() -> tuple[int, str | None]:  # what SessionStart asks of the queue
         return queue.distill_trouble(paths.queue_dir(v.env), paths.worker_state_file(v.env), files.iso_epoch)
 
     env = os.environ if v.env is None else v.env
     text, stats = digest.digest(folder, v.cfg, env, v.now, "startup", trouble=trouble)
-    return digest.started_ids(text, stats)
+    return prepared.started_ids(text, stats)
 
 
 def _verdict(c: dict) -> str:

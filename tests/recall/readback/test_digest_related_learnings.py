@@ -7,7 +7,7 @@ import time
 from tests.support import memory_samples as ms
 from lazy_harness import config, paths
 from lazy_harness.memory import files
-from lazy_harness.recall.readback import digest
+from lazy_harness.recall.readback import digest, prepared
 
 APPROVED = "approved by hand"  # the person approved it: it may reach every project (ADR 0032)
 NOW = time.time()
@@ -53,7 +53,7 @@ def test_a_rust_project_gets_its_own_and_the_related_but_not_react_or_css(tmp_pa
     for title, _ in UNRELATED:
         assert title not in text
     assert stats["shown"]["learnings"] == 3
-    assert "unrelated_learnings=3" in digest.describe(stats)
+    assert "unrelated_learnings=3" in prepared.describe(stats)
 
 
 def test_a_project_without_own_learnings_gets_none_of_the_unrelated(tmp_path):
@@ -82,7 +82,7 @@ def test_own_learnings_are_shown_whatever_their_words(tmp_path):
         ms.write_learning(paths.learnings_dir(None, os.environ), title, "ferrox", NOW - (1 + k) * ms.DAY)
     text, stats = _digest(project)
     assert "Use React memo when props are stable" in text and "CSS grid wraps cards" in text
-    assert "unrelated_learnings" not in digest.describe(stats)
+    assert "unrelated_learnings" not in prepared.describe(stats)
 
 
 def test_the_projects_own_decisions_and_failures_say_what_it_is_about(tmp_path):

@@ -14,8 +14,7 @@ from lazy_harness.memory.lines import is_entry  # one rule for every reader (ui 
 from lazy_harness.memory.fence import FENCE, date_of, label, local_time, neutral, sentence
 from lazy_harness.project_identity import git_branch, project_name, project_root
 from lazy_harness.recall.readback.learnings import HAND_EDITED, day_of, learning_id, own, to_show
-# why here: a start that uses a prepared read-back reads its figures without this module
-from lazy_harness.recall.readback.prepared import SECTIONS, describe, printed_ids, started_ids  # noqa: F401
+from lazy_harness.recall.readback.prepared import SECTIONS
 
 # why: not ``typing.TYPE_CHECKING``: ``typing`` is not imported on the hot path (house style section 3)
 TYPE_CHECKING = False
