@@ -34,6 +34,7 @@ import os
 from lazy_harness import paths
 from lazy_harness.memory import approval, approval_key, files, ids, lines, marks, provenance, state, trust
 from lazy_harness.memory.verdicts import Kept, kept_verdicts
+from lazy_harness.memory.marks import held_ids  # noqa: F401 - this module's word, kept in marks for the start
 
 # why: not ``from typing import TYPE_CHECKING``: memory never imports ``typing`` at run time (the hooks
 # load its read side: house style section 3)
