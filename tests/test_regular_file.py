@@ -66,6 +66,7 @@ PLAIN_OPEN = {
     ("hotload.py", "_code_of"): _OURS,
     ("recall/resident/client.py", "code_stamp"): _OURS,
     ("ui/server.py", "_asset"): "the package's own static files, read through importlib.resources",
+    ("cli/__init__.py", "reader_gone"): "the null device, put in the place of a pipe whose reader left",
     ("recall/resident/client.py", "_connect"): "the working folder (.), always a folder, opened to come back",
     ("recall/resident/client.py", "is_answerer"): _PROC,
     ("recall/resident/client.py", "resident_kb"): _PROC,

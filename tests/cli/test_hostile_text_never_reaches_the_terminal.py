@@ -8,7 +8,9 @@ import json
 import os
 import time
 
-from lazy_harness import paths
+import click
+
+from lazy_harness import cli as lh_cli, paths
 from tests.cli.lhrun import invoke
 from tests.support import memory_samples as ms
 
@@ -111,3 +113,27 @@ def test_consolidate_prints_a_failed_calls_stderr_escaped(isolated_home, tmp_pat
     assert done.code == 1
     assert done.out.startswith("failed: ") and "claude reported an error: \\u001b]0;owned" in done.out, done.out
     assert _raw(done.out + done.err) == []
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True)
+def _careless(as_json: bool) -> None:
+    """What a new command might do: print a text others chose with no escape of its own."""
+    if as_json:
+        click.echo(json.dumps({"title": HOSTILE + "\u180b"}, ensure_ascii=False))
+        return
+    click.echo("title: " + HOSTILE + "\n\tsecond line")
+    click.echo("why: " + HOSTILE, err=True)
+
+
+def test_a_command_that_forgets_the_escape_prints_nothing_raw(monkeypatch):
+    monkeypatch.setitem(lh_cli.COMMANDS, "careless", (__name__, "_careless", "prints what others chose"))
+    done = invoke("careless")
+    assert done.code == 0, done.err
+    assert _raw(done.out + done.err) == []
+    assert done.out.startswith("title: \\u001b]0;owned\\u0007\\u001b]52;c;"), done.out
+    assert done.out.endswith("\\u202eX\n\tsecond line\n"), done.out  # newlines and tabs stay
+    assert done.err.startswith("why: \\u001b]0;owned"), done.err
+    as_json = invoke("careless", "--json")
+    assert _raw(as_json.out) == [] and "\u180b" not in as_json.out
+    assert json.loads(as_json.out) == {"title": HOSTILE + "\u180b"}  # the escapes are JSON's: nothing lost

@@ -6,6 +6,7 @@ Command groups live one per module and are loaded when first used, so ``lh --hel
 import importlib
 import os
 import sys
+from typing import TextIO
 
 import click
 
@@ -120,8 +121,58 @@ def cli(ctx: click.Context) -> None:
     refuse_unsafe_folders(ctx.meta.get(_ARGS, []))
 
 
+class Escaped:
+    """``sys.stdout`` or ``sys.stderr`` while a command runs: every text written to it passes
+    :func:`terminal_safe`, newlines and tabs kept. The backstop for a line that prints a text others
+    chose without its own escape (ADR 0085); the escapes are JSON's, so ``--json`` output decodes to
+    the same text. No ``buffer``: click would write bytes past the escape through it."""
+
+    buffer = None
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # why: click asks whether a stream takes bytes by writing b""
+            raise TypeError("a text stream")
+        try:
+            self.stream.write(terminal_safe(text, "\n\t"))
+        except BrokenPipeError:
+            self.reader_gone()
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self.reader_gone()
+
+    def reader_gone(self) -> None:
+        """The reader left (``lh memory show | head -1``, ``lh logs -f | grep -m1 x``): the command
+        ends here, quietly, exit 0. why the null device in its place: the interpreter flushes the
+        stream once more at exit, and printed "Exception ignored ... BrokenPipeError", exit 120."""
+        os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())
+        raise SystemExit(0)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.stream, name)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: expected failures become one line on stderr and exit 1, never a traceback."""
+    streams = sys.stdout, sys.stderr
+    wrapped = [None if s is None else Escaped(s) for s in streams]
+    sys.stdout, sys.stderr = wrapped
+    try:
+        _main(argv)
+    finally:
+        sys.stdout, sys.stderr = streams
+        for stream in wrapped:  # why here: what print() left in a buffer meets a reader gone as above
+            if stream is not None:
+                stream.flush()
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         # why: without standalone mode click returns ctx.exit()'s code instead of exiting
         rc = cli.main(args=argv, prog_name="lh", standalone_mode=False)
