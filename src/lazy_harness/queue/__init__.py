@@ -43,7 +43,7 @@ from lazy_harness.queue.task import (
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
     from lazy_harness.queue.consume import (
-        MAX_INTERRUPTIONS, acquire_worker_lock, claim, finish, pending, recover, release_worker_lock)
+        MAX_INTERRUPTIONS, STOPPED, acquire_worker_lock, claim, finish, pending, recover, release_worker_lock)
     from lazy_harness.queue.probe import distill_trouble, needs_worker
     from lazy_harness.queue.produce import REQUIRED, enqueue, task_fields
     from lazy_harness.queue.state import (
@@ -57,7 +57,7 @@ if TYPE_CHECKING:  # what __getattr__ below hands out, for mypy
 # the prompt hook and SessionStart only name a folder or a task, and each module imported costs a
 # hook's start about 0.1 to 0.2 ms (benchmarks/bench_session_start.py, bench_user_prompt.py)
 _LAZY = {
-    **dict.fromkeys(("MAX_INTERRUPTIONS", "acquire_worker_lock", "claim", "finish", "pending", "recover",
+    **dict.fromkeys(("MAX_INTERRUPTIONS", "STOPPED", "acquire_worker_lock", "claim", "finish", "pending", "recover",
                      "release_worker_lock"), "consume"),
     **dict.fromkeys(("distill_trouble", "needs_worker"), "probe"),
     **dict.fromkeys(("REQUIRED", "enqueue", "task_fields"), "produce"),
@@ -79,7 +79,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "AGAIN", "DISTILLED", "DONE", "ERROR", "FAILED", "LOCK_NAME", "MAX_INTERRUPTIONS", "OPEN", "PENDING", "PROCESSING",
-    "REQUIRED", "SKIPPED", "STATE", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
+    "REQUIRED", "SKIPPED", "STATE", "STOPPED", "SUFFIX", "TMP", "TURN", "TURN_CHARS", "TURN_DIGEST", "WORKER_MARKER",
     "acquire_worker_lock", "claim", "distill_trouble", "enqueue", "ensure_layout", "finish", "folder", "format_task",
     "gate", "has_task", "is_turn_digest", "iso_now", "last_check", "last_done_mtime", "mark_done", "needs_worker",
     "parse_task", "pending", "pending_of", "read_state", "read_task", "recover", "release_worker_lock", "state_file",

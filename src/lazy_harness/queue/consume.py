@@ -19,6 +19,7 @@ from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, LO
 from lazy_harness.regular_file import open_regular
 
 MAX_INTERRUPTIONS = 5
+STOPPED = "stopped_by"  # a claim's field: the signal that stopped its worker while the task ran
 
 
 # --- the worker lock: one flock for the worker and the hooks' probe -------------------------------
@@ -225,9 +226,7 @@ def recover(queue: str) -> list[tuple[str, str]]:
         except OSError as exc:
             out += _fail_unreadable(queue, name, exc)
             continue
-        raw = fields.get("interruptions", "0")
-        count = (int(raw) if raw.isdigit() else 0) + 1
-        fields["interruptions"] = str(count)
+        stopped, count = _interruptions(fields)
         if count >= MAX_INTERRUPTIONS:
             finish(queue, name, fields, "failed", "poison",
                    f"interrupted {count} times: the worker died while processing this task\n",
@@ -245,8 +244,19 @@ def recover(queue: str) -> list[tuple[str, str]]:
         atomic_write(tmp, format_task(fields))
         os.replace(tmp, os.path.join(queue, name))
         os.unlink(path)
-        out.append((name, "requeued"))
+        out.append((name, "requeued (its worker was stopped by SIGTERM)" if stopped else "requeued"))
     return out
+
+
+def _interruptions(fields: dict) -> tuple[bool, int]:
+    """(whether SIGTERM stopped the claim's worker, the task's interruptions now): a stop is not counted,
+    a worker stopped that way was well and said so (worker/one_task.py ``_stopped``); a death is."""
+    raw = fields.get("interruptions", "0")
+    stopped = bool(fields.pop(STOPPED, ""))
+    count = (int(raw) if raw.isdigit() else 0) + (0 if stopped else 1)
+    if count:
+        fields["interruptions"] = str(count)
+    return stopped, count
 
 
 def _hand_over_asked(queue: str, newer: str, fields: dict) -> None:

@@ -165,6 +165,9 @@ def _run(env: Env, limit: int | None, sleep: Sleep, linger: bool) -> Stats:
                 _log(env, f"worker {os.getpid()}: waiting tasks; trying again at {logfile.stamp(wake)}")
                 sleep(max(0.0, wake - time.time()))
             stats.storage = ""
+    except SystemExit:  # why: a worker SIGTERM stopped ran all the same (lh status said "never ran")
+        _save_state(env, started, stats)
+        raise
     finally:
         if linger_fd is not None:
             os.close(linger_fd)

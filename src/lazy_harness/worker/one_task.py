@@ -12,6 +12,7 @@ import traceback
 from typing import TYPE_CHECKING
 
 from lazy_harness import logfile, paths, queue
+from lazy_harness.atomic import atomic_write
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,7 +54,12 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
     except OSError as exc:  # why: raised, it stopped the worker, and the claim stayed in processing/ for good
         return _unreadable(q, name, exc, env)
     fields["task_id"] = queue.task_id(name)
-    outcome, repeated = _run_task(q, fields, cfg, env, sleep)
+    try:
+        outcome, repeated = _run_task(q, fields, cfg, env, sleep)
+    except SystemExit as exc:
+        if exc.code == STOPPED_CODE:
+            _stopped(q, path, fields, env)
+        raise
     outcome = _timed_out_too_often(fields, outcome, cfg)
     fields.update(_result_fields(outcome))
     if outcome.attempts:
@@ -75,6 +81,27 @@ def process_one(q: str, name: str, cfg: Config, env: Env | None, sleep: Callable
     _log(env, f"task {fields['task_id']}: {outcome.status}: {outcome.reason}{detail} ({took:.2f} s)")
     _report_damaged_lines(env)
     return outcome.status
+
+
+STOPPED_CODE = 128 + 15  # the SystemExit of the worker's SIGTERM handler (worker/loop.py)
+
+
+def _stopped(q: str, path: str, fields: dict, env: Env | None) -> None:
+    """The worker was stopped by SIGTERM (``kill <pid>``, a shutdown) while this task ran: its claim says
+    so, and the next worker returns it to the queue without counting an interruption (queue.recover),
+    which is for a worker that died. Memory half written is rolled back by that worker (memory.intent)."""
+    from lazy_harness.queue import task
+
+    try:
+        claim = queue.read_task(path)
+        claim[queue.STOPPED] = "SIGTERM"
+        tmp = task.tmp_path_for(q, os.path.basename(path))
+        atomic_write(tmp, queue.format_task(claim))
+        os.replace(tmp, path)
+        said = "it goes back to the queue at the next worker's start"
+    except OSError as exc:
+        said = f"its claim not marked ({exc}): the next worker counts it as interrupted"
+    _log(env, f"task {fields['task_id']}: worker {os.getpid()} stopped by SIGTERM while it ran; {said}")
 
 
 def _unreadable(q: str, name: str, exc: OSError, env: Env | None) -> str:
