@@ -165,8 +165,12 @@ def skipped_carrier(path: str, eid: str) -> tuple[int, str] | None:
 def no_entry(memory_dir: str, eid: str, kind: str) -> LhError:
     """The refusal of a forget (or another change) of decision or failure ``eid`` that no reader
     finds: naming the skipped line that carries it, when one does (``decisions.jsonl:4``: the line
-    is there, damaged), with ``lh memory check``'s reason."""
+    is there, damaged), with ``lh memory check``'s reason; naming the file when it cannot be read at all."""
     path = os.path.join(memory_dir, files.DECISIONS if kind == "decision" else files.FAILURES)
+    # why named: "no decision" said of a file no reader could open sent the person looking for the entry
+    for where, why_not in ((memory_dir, folder_unreadable(memory_dir)), (path, unreadable(path))):
+        if why_not is not None:
+            return LhError(f"no {kind} {eid} read: {where} cannot be read: {why_not}", hint="lh memory check")
     found = skipped_carrier(path, eid)
     if found is None:
         return LhError(f"no {kind} {eid} in {memory_dir}", hint="lh memory show")
@@ -191,6 +195,14 @@ def unreadable(path: str) -> str | None:
     return None
 
 
+def folder_unreadable(folder: str) -> str | None:
+    """Why a memory or learnings folder that is there cannot be listed (its mode, a folder ``sudo lh``
+    made), None when it can be or is not there. Every reader takes such a folder for an empty one."""
+    if os.path.isdir(folder) and not os.access(folder, os.R_OK | os.X_OK):
+        return "a folder this user cannot read (its permissions): no reader sees what it holds"
+    return None
+
+
 def memory_files(memory_dir: str) -> list[str]:
     """The JSONL files of a project's memory folder that are there (files, or anything else in their place)."""
     return [os.path.join(memory_dir, name) for name in KINDS if os.path.lexists(os.path.join(memory_dir, name))]
@@ -198,8 +210,10 @@ def memory_files(memory_dir: str) -> list[str]:
 
 def check_folders(memory_dirs: list[str]) -> list[FileCheck]:
     """The checks of every memory file of ``memory_dirs`` (files without damage included), then of each
-    folder's handoff.md and the damaged copies of it kept aside (:func:`handoff_checks`)."""
-    return [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)] + [
+    folder's handoff.md and the damaged copies of it kept aside (:func:`handoff_checks`). A folder that
+    cannot be read is one check of its own (:func:`folder_unreadable`)."""
+    closed = [FileCheck(mdir, unreadable=why) for mdir in memory_dirs if (why := folder_unreadable(mdir))]
+    return closed + [check_file(path) for mdir in memory_dirs for path in memory_files(mdir)] + [
         check for mdir in memory_dirs for check in handoff_checks(mdir)]
 
 

@@ -13,7 +13,7 @@ import os
 
 from lazy_harness.errors import LhError
 from lazy_harness.memory import fence, files, lines
-from lazy_harness.memory.damage import RESOLVE, conflict_marker, unreadable
+from lazy_harness.memory.damage import RESOLVE, conflict_marker, folder_unreadable, unreadable
 from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
 
@@ -21,8 +21,9 @@ def unclosed_learnings(learnings_dir: str) -> list[str]:
     """``<file>: <why>`` for each damaged learning, one line each (:func:`learning_damage`): a folder in
     its place, its frontmatter not closed (``lh memory forget`` refuses it), not UTF-8 text, frontmatter that is no
     mapping of keys or not YAML, a title or ``created`` that cannot be read, a git conflict left in its
-    text (:func:`conflict`). Readers stay lenient."""
-    out = []
+    text (:func:`conflict`); first each folder of them this user cannot read. Readers stay lenient."""
+    folders = [learnings_dir] + [os.path.join(learnings_dir, m) for m in files.month_folders(learnings_dir)]
+    out = [f"{folder}: cannot be read: {why}" for folder in folders if (why := folder_unreadable(folder))]
     for path in files.recent_learning_files(learnings_dir, 10**9):
         why = learning_damage(path)
         if why:
