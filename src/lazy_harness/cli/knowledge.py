@@ -35,6 +35,19 @@ def _finished(q: str, name: str) -> tuple[str, dict] | None:
     return None
 
 
+def _orphaned(q: str, name: str) -> int | None:
+    """The pid the worker that claimed task ``name`` recorded (0: none) once that worker is gone (killed,
+    stopped), None while one holds the queue or the task is not claimed: a claim is made and removed
+    under the queue's lock, so a claim with the lock free has no worker left (``consume.holder``)."""
+    from lazy_harness.queue import consume
+
+    claim = os.path.join(spool.folder(q, spool.PROCESSING), name)
+    if not os.path.exists(claim):
+        return None
+    running, pid, _ = consume.holder(q)
+    return None if running or not os.path.exists(claim) else (pid or 0)
+
+
 def _queued(q: str, name: str) -> bool:
     return any(os.path.exists(os.path.join(spool.folder(q, w), name)) for w in (spool.PENDING, spool.PROCESSING))
 
@@ -88,10 +101,12 @@ def _wait(q: str, name: str, session_id: str, timeout: float,
     it too: the worker knows within a second that the API is unreachable (or a cap nearly reached, or
     no room to write); waiting out the whole limit then could never end well. So does ``paused``
     saying why the queue is paused (a cap reached) while the task is pending: the worker then pauses
-    before it claims a task, and leaves no reason in it."""
+    before it claims a task, and leaves no reason in it. And "orphaned": the worker distilling it is
+    gone (killed, stopped); waiting out the limit could not end well either."""
     deadline = time.monotonic() + timeout
     seen: dict[str, tuple[str, str]] = {}
     followed = {name}
+    orphaned = 0  # polls in a row that found the task's worker gone
     while True:
         finished = _finished(q, name)
         if finished is not None:
@@ -113,6 +128,10 @@ def _wait(q: str, name: str, session_id: str, timeout: float,
             name = newer
             followed.add(name)
             continue
+        gone = _orphaned(q, name)
+        orphaned = orphaned + 1 if gone is not None else 0
+        if orphaned >= 2:  # why twice, a poll apart: a worker is gone for good, a glance may be unlucky
+            return name, "orphaned", {"pid": str(gone or "")}
         if time.monotonic() >= deadline:
             return name, "unfinished", {}
         time.sleep(POLL_SECONDS)
@@ -219,6 +238,20 @@ def _when(fields: dict) -> str:
             "else the next session's hooks start one")
 
 
+def _not_finished(followed: str, state: str, fields: dict, limit: float) -> None:
+    """The error of a --wait that ended before the task finished (:func:`_wait`'s states)."""
+    task = f"task {spool.task_id(followed)}"
+    if state == "unfinished":
+        raise LhError(f"{task} did not finish within {limit} s", hint="lh queue")
+    if state == "waiting":
+        raise LhError(f"{task} waits: {_cause(fields['wait_reason'])}; it stays queued and runs by itself "
+                      f"{_when(fields)}", hint="lh queue; lh logs --worker")
+    if state == "orphaned":
+        pid = f" (pid {fields['pid']})" if fields.get("pid") else ""
+        raise LhError(f"{task}: the worker distilling it{pid} is gone (killed or stopped); the task stays queued "
+                      "and runs again when the next session's hooks start a worker", hint="lh worker run --once")
+
+
 # why: what a write in Codex's sandbox fails with: a read-only bind (Linux), a denied path (macOS)
 SANDBOX_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
 
@@ -275,11 +308,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
     if followed != name:
         click.echo(f"task {spool.task_id(name)} was replaced by {spool.task_id(followed)}, a later task of the "
                    "same session; its outcome:")
-    if state == "unfinished":
-        raise LhError(f"task {spool.task_id(followed)} did not finish within {limit} s", hint="lh queue")
-    if state == "waiting":
-        raise LhError(f"task {spool.task_id(followed)} waits: {_cause(fields['wait_reason'])}; it stays queued and "
-                      f"runs by itself {_when(fields)}", hint="lh queue; lh logs --worker")
+    _not_finished(followed, state, fields, limit)
     # why terminal_safe: a failed call's reason quotes claude's stderr or its answer, as lh queue shows it
     click.echo(terminal_safe(f"{state}: {_outcome(fields)}"))
     if fields.get("written"):
