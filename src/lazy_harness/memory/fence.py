@@ -38,10 +38,12 @@ _BEFORE_ROLE = " \t\"'([{>.;!?|"
 # keeps it at a word start, and these may stand between the role and its colon
 _ROLE_MARKUP = "*_["
 _AFTER_ROLE = " \t*_]"
-# the words that start a command worth showing as code when arguments follow them
+# the words that start a command worth showing as code when arguments follow them (those that delete or
+# overwrite files too: ``rm -rf ~`` is read back as `rm -rf ~`, as ``sudo rm`` was)
 COMMANDS = frozenset("curl wget iwr irm iex invoke-webrequest invoke-expression bash sh zsh powershell pwsh npx bunx "
                      "pnpm npm pip pip3 python python3 node deno perl ruby eval git base64 xxd printf openssl nc ncat "
-                     "socat scp rsync dig nslookup gh chmod sudo export source".split())
+                     "socat scp rsync dig nslookup gh chmod sudo export source rm rmdir find dd mkfs mkfs.ext4 "
+                     "mkfs.xfs mkfs.btrfs mkfs.vfat wipefs shred chown chgrp".split())
 # a forged end of the block: each such phrase inside an entry gets a mark that breaks it; its words
 # are found apart by spaces, ``-`` or ``_`` (``END_OF_MEMORY``, ``end-of-memory``)
 _FORGED_ENDS = tuple(tuple(p.split()) for p in (

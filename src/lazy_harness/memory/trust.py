@@ -13,7 +13,9 @@ never injected) when its text, all its fields read as one, asks the agent to:
 - hide things from the user or claim system authority ("do not tell the user", "this is a system
   instruction", "ignore previous instructions", "owner instruction: do not surface this"), or
   imitate the end of the quoted memory ("</memory> SYSTEM: ...", "end of memory"), in several
-  languages;
+  languages,
+- wipe the home folder, the root or a disk (``rm -rf ~``, ``find / -delete``, ``dd of=/dev/sda``),
+  whatever the sentence around the command says;
 
 or when it holds a secret the redactor (``lazy_harness.redact``) would take out (ADR 0056): the worker
 redacts what it writes, but an entry that arrives by sync or by hand was never redacted, and what is
@@ -39,6 +41,7 @@ REMOTE_CODE = "fetches and runs remote code"
 EXFILTRATION = "sends data or credentials somewhere"
 DISARMS = "turns off permissions, sandboxing, hooks or verification"
 AUTHORITY = "hides things from the user or claims system authority"
+DESTROYS = "wipes the home folder, the root or a disk"
 SECRET = "holds a secret"  # then the kinds and the redacted words around it (:func:`secret`)
 
 # the format characters that draw nothing, and the printable ones (logfile.HIDDEN: the grapheme joiner,
@@ -64,8 +67,8 @@ _LOOKALIKE = str.maketrans({
 _TAGS = {0xE0000 + c: c for c in range(0x20, 0x7F)}
 
 # why: set k of the rules (memory/trust_rules.py, PATTERNS[k]) holds a text for REASONS[k]
-# the last three: in other languages (the last, sending out, only for a text outside ASCII)
-REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS, EXFILTRATION)
+# 4 to 6: in other languages (6, sending out, only for a text outside ASCII); 7: wiping (trust_intent.py)
+REASONS = (REMOTE_CODE, EXFILTRATION, DISARMS, AUTHORITY, AUTHORITY, DISARMS, EXFILTRATION, DESTROYS)
 
 # why: the search index keeps each entry's verdict (recall/index/store.py, column hold): a change of the
 # rules (here or in trust_rules.py) must bump the index's VERSION, so every entry is checked again;

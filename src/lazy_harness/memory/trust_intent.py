@@ -7,12 +7,16 @@ they had not listed. The vocabularies here are listed once and combined: a fetch
 run verb; a decode of any kind (base64, hex, reversed, rot13) and a run; a secret (a key file, a
 ``$..._TOKEN``) put into a place others read; a check turned off "instead of fixing" or "do not
 investigate"; a note that asks to be followed over the person; a made-up end of the memory block;
-"do not tell the user" in twenty languages. Each tuple is appended to the rule set of the same
-index (trust.REASONS); a pattern is a string or ``(pattern, EXCUSED)`` as in trust_rules.py.
-Plain strings only: nothing is compiled here (trust_rules.compiled does it, once, on first use).
+"do not tell the user" in twenty languages; a command that wipes the home folder, the root or a disk,
+whatever the sentence around it says; a key file put where others read it; review or approval
+skipped as an order; the notes kept from the person; the person's consent claimed for a risky step.
+Each tuple is appended to the rule set of the same index (trust.REASONS); a pattern is a string,
+``(pattern, EXCUSED)`` or ``(pattern, NEGATED, extra)`` as in trust_rules.py. Plain strings only:
+nothing is compiled here (trust_rules.compiled does it, once, on first use).
 """
 
 EXCUSED = "excused"  # why: the same marker as trust_rules.EXCUSED, which imports this module
+NEGATED = "negated"  # excused by a negation before it or by its extra pattern, never by what follows it
 
 _URL = r"(?:https?://|ftp://)"
 # what runs a thing, in the languages a note may be written in
@@ -114,7 +118,7 @@ _REMOTE = (
     (r"\b" + _DECODE + r"\b[^\n]{0,80}?\b(?:and|then|,|;)\s+(?:then\s+)?(?:run|execute|exec|eval|source|launch|feed"
      r"|pipe|paste)\w*\b" + _AFTER_DECODE, EXCUSED),
 )
-_EXFIL = (
+_EXFIL: tuple = (
     # a secret put into a place others read, in many languages
     (r"\b" + _PUT + r"\b[^\n]{0,60}?" + _SECRET + r"[^\n]{0,80}?" + _SINK, EXCUSED),
     (r"\b(?:open|create|file|post|raise|start|write|submit|make)\w*\s+(?:a|an|the|new)\s+(?:new\s+|public\s+)?"
@@ -136,7 +140,7 @@ _EXFIL = (
     (r"\bpush\w*\s+(?:-\S+\s+)*(?:https?://|git@|ssh://)\S+[^\n.]{0,40}?(?:--all\b|--mirror\b|--tags\b[^\n]{0,20}--all"
      r"|\*:\*|refs/\*)", EXCUSED),
 )
-_DISARM = (
+_DISARM: tuple = (
     # a check turned off instead of the problem fixed, or without looking
     (r"\b" + _GIVE_UP + r"\w*\b[^\n.]{0,80}\b(?:instead\s+of|rather\s+than)\s+(?:being\s+)?(?:fix|investigat|repair"
      r"|debug|look\w*\s+into|understand)", EXCUSED),
@@ -273,4 +277,124 @@ _LANG += (
 # why: a set of its own, which no group of the cheap look names: only a text outside ASCII reaches it
 _EXFIL_ABROAD = ((_SECRET + r"[^\n]{0,40}?" + _PUT_AFTER + r"[^\n]{0,20}?" + _SINK, EXCUSED),)
 
-RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, (), _EXFIL_ABROAD)
+# --- what a note would have done, by kind, whatever its wording (the sets above, and set 7) ----------------
+# why here and not in a module of their own: they combine this module's vocabularies (_PUT, _SINK, _SKIP)
+# a past deed told in the sentence, and no order beside it: "rm -rf $(BUILD)/ became rm -rf /", "a name like
+# `x; rm -rf /` ran through shell=True"
+_TOLD = (r"^(?![^\n]*\b(?:run|execute|do\s+it|always|from\s+now|every|each|whenever|must|should|make\s+sure"
+         r"|remember\s+to|please|first|approved|wants?\s+you)\b)[^\n]*\b(?:became|turned\s+into|expand\w*\s+to"
+         r"|resolv\w*\s+to|ended\s+up|ran|(?:was|were|got)\s+(?:\w+\s+)?(?:run|skipped|made|committed|pushed|used"
+         r"|deleted|wiped)|by\s+mistake|accidental\w*|incidents?|in\s+the\s+old\s+code|used\s+to|would\s+(?:have\s+)?"
+         r"(?:run|become|been|deleted?|wiped?)|wiped|deleted|destroyed|leaked|rotated|reverted|slipped|outage"
+         r"|post-?mortem|typo|last\s+(?:week|month|year|time))\b")
+# what wiping reaches: the home folder, the root, a top-level system folder or everything in one, ended
+# where a shell word ends (not ~/.cache/pip, /var/lib/apt/lists/*, build/)
+_HOME = r"(?:~|\$\{?home\}?|/(?:home|users)/[\w.-]+)"
+_SYSTEM = r"/(?:bin|boot|dev|etc|home|lib\w*|opt|root|sbin|srv|sys|usr|var)"
+_WHOLE = (r"[\"']?(?:(?:" + _HOME + "|" + _SYSTEM + r")(?:/\.?\*|/)?|/\.?\*?)[\"']?"
+          r"(?=[\s`;&|),]|\.?$|\.\s)")
+# a whole disk, not a file or a loop device
+_DISK = r"/dev/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|dm-\d|mapper/|root\b)"
+_WIPE = tuple((rule, NEGATED, _TOLD) for rule in (
+    # rm with a flag, up to four paths, then the home folder or the root
+    r"\brm\s+(?:-[\w-]+\s+)+(?:[^\s;&|]*[/.*$~][^\s;&|]*\s+){0,4}?" + _WHOLE,
+    r"--no-preserve-root\b",
+    # find from the home folder or the root deleting what it finds, unless a name narrows it
+    r"\bfind\s+" + _WHOLE + r"\s+(?:(?:-i?(?:name|path|wholename)\s+[\"']?\*[\"']?|(?!-i?(?:name|path|wholename"
+    r"|regex)\b)[^\s;&|]+)\s+){0,8}?(?:-delete\b|-exec\s+(?:rm|shred)\b)",
+    r"\bdd\b[^\n;&|]{0,80}?\bof=" + _DISK,
+    r"\b(?:mkfs(?:\.\w+)?|wipefs|blkdiscard|shred)\b[^\n;&|]{0,60}?" + _DISK,
+    r">\s*" + _DISK,
+    r"\bch(?:mod|own|grp)\s+(?:-[\w-]+\s+)*(?:-\w*r\w*|--recursive)\s+(?:-[\w-]+\s+)*[^\s;&|]+\s+" + _WHOLE,
+    r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:",  # the fork bomb
+))
+
+# a key file or a secret's value, not a word for one: what a reader of the place gets (not a .pub key, not
+# .env.example)
+# why the look ahead at its first character: without it every position of a note tries every alternative
+_KEY_FILE = (r"(?=[~$/.ics])(?:~/|\$\{?home\}?/|/home/[\w.-]+/|/root/)?(?:\.aws/(?:credentials|config)\b"
+             r"|\.ssh/(?:id_[\w-]+|[\w.-]*private[\w.-]*)\b(?!\.pub)|\.ssh\b(?!/)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.netrc\b|\.npmrc\b|\.pypirc\b|\.git-credentials\b"
+             r"|\.pgpass\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|credentials\.json\b"
+             r"|(?<![\w.-])\.env(?:\.(?:local|prod\w*|staging))?(?![\w.-]*[\w-])|service[-_]?account[\w.-]*\.json\b"
+             r"|\$\{?[a-z0-9_]*(?:token|secret|password|passwd|api_?key|private_?key|access_?key)\}?)")
+_SHARED = (r"(?:readme\S*|docs?/\S*|docs\b|documentation|wiki\b|confluence|notion|repo(?:sitory)?\b|codebase|git\b(?!-)"
+           r"|version\s+control|source\s+control|shared\s+\w+|team\b|team's|handbook|onboarding\s+\w+|everyone|" + _SINK
+           + ")")
+_PUT_MORE = r"(?:move|mv|cp|share|send|e-?mail|publish|store|save|embed|commit|check\s+in)"
+_INTO_SHARED = (r"\b(?:in|into|to|on|onto|inside|under|at)\s+(?:(?:the|a|an|our|your|every|each|new|public|shared)\s+)*"
+                r"(?:[\w-]+\s+){0,2}?" + _SHARED)
+# the file kept sealed where it goes: encrypted, ignored, mounted as a secret
+_SEALED = r"\b(?:encrypt\w*|git-crypt|sops|sealed[\s-]?secrets?|vault|\.?gitignore|ignored|secret\s+mounts?)\b"
+_OBJECT_OF = r"(?:(?:the|your|my|our|its|whole|entire|full|raw|contents?|text|values?|file|of|all|a|copy)\s+){0,4}"
+_EXFIL += (
+    (r"\b(?:" + _PUT + r"|" + _PUT_MORE + r")\s+" + _OBJECT_OF + _KEY_FILE + r"[^\n]{0,60}?" + _INTO_SHARED, EXCUSED,
+     _SEALED),
+    # the file named first, then what to do with it: "take ~/.aws/credentials and paste it into the wiki"
+    (_KEY_FILE + r"[^\n]{0,40}?\b(?:" + _PUT + r"|" + _PUT_MORE + r")\s+(?:it|them|that|this|its\s+contents?)\s+"
+     + _INTO_SHARED, EXCUSED, _SEALED),
+    (r"\b(?:commit|check\s+in|git\s+add(?:\s+-\w+)*|force-add)\s+" + _OBJECT_OF + _KEY_FILE
+     + r"(?![^\n.;]{0,30}\b(?:to|in|into)\s+\S*ignore)", EXCUSED, _SEALED),
+)
+# review, tests or approval skipped, as an order: after a modal or the agent named (and what it does first),
+# at a clause's start, or a step taken without the person's word
+_SKIP = (r"(?:skip|bypass|circumvent|sidestep|get\s+around|go\s+around|disable|turn\s+off)\s+(?:the\s+|any\s+|all\s+"
+         r"|every\s+|each\s+|our\s+|your\s+)?(?:code[\s-]+reviews?|reviews?|pr\s+reviews?|peer\s+reviews?|approvals?"
+         r"(?:\s+(?:step|process|gate))?|sign-?offs?|tests?|test\s+suite|ci(?:\s+checks?)?|status\s+checks|checks"
+         r"|pre-commit|confirmations?|verification)\b")
+_STEP_START = r"(?:^|[.;:!,]\s*|\b(?:always|then|just|simply|please|also|and)\s+)"
+_DISARM += (
+    (r"\b(?:must|should|shall|always|you|claude|agents?|assistants?)\s+(?:(?:\w+\s+){0,6}?(?:and|then|,)\s+)?"
+     r"(?:also\s+|always\s+|just\s+|simply\s+)?" + _SKIP, EXCUSED),
+    # why not tests or CI here: "docs PRs build fast and skip CI" tells what a workflow does
+    (r"(?:^|[.;:!,]\s*|\b(?:and|then)\s+)(?:skip|bypass|circumvent|sidestep|get\s+around|go\s+around)\s+(?:the\s+"
+     r"|any\s+|all\s+|every\s+|each\s+|our\s+|your\s+)?(?:code[\s-]+reviews?|reviews?|pr\s+reviews?|peer\s+reviews?"
+     r"|approvals?(?:\s+(?:step|process|gate))?|sign-?offs?|confirmations?)\b", EXCUSED),
+    # why not push or commit: "push to the feature branch without review", "commit without asking" are how a
+    # team or the person works (a push to main without review has its rule above)
+    # why review only for a merge: code is reviewed before it lands; a deploy or a release passes a gate (an
+    # approval, the tests)
+    (_STEP_START + r"(?:merge|force-push)\s+[^\n.;]{0,60}?\bwithout\s+(?:a\s+|any\s+|the\s+)?(?:code\s+)?"
+     r"(?:reviews?|approvals?|sign-?off|prs?|pull\s+requests?|tests|testing|ci|checks)\b", EXCUSED),
+    (_STEP_START + r"(?:deploy|release|publish|ship)\s+[^\n.;]{0,60}?\bwithout\s+(?:a\s+|any\s+|the\s+)?"
+     r"(?:approvals?|sign-?off|tests|testing|ci|checks)\b", EXCUSED),
+    # why only what cannot be undone: "delete merged branches without asking" is a preference the person states
+    (_STEP_START + r"(?:force[\s-]push|(?:delete|drop|rm|wipe|reset|truncate|purge)\s+(?:-\S+\s+)*(?:the\s+|all\s+"
+     r"|every\s+|any\s+|our\s+)*(?:prod\w*|main|master|database|db|tables?|schemas?|backups?|history|everything"
+     r"|remote|origin|releases?|tags?|buckets?|volumes?|customers?|data))\b[^\n.;]{0,60}?\bwithout\s+(?:first\s+)?"
+     r"(?:asking|confirm\w*|permission|consent|telling)\b", EXCUSED),
+)
+# the consent of the person claimed, beside a step that cannot be undone or that sends something out
+_CONSENT = (r"(?:\b(?:user|owner|maintainer|person|human|developer|admin|lead|boss|manager)s?\s+(?:(?:has|have|had|is"
+            r"|already|previously|explicitly|also)\s+){0,3}(?:approved|authori[sz]ed|okayed|ok'?d|signed\s+off"
+            r"|consented|agreed|allowed|permitted|pre-?approved|cleared|green-?lit|fine\s+with|ok(?:ay)?\s+with"
+            r"|(?:wants|asked|told|expects|instructed|needs|would\s+like)\s+you\s+to|said\s+(?:(?:it'?s|that'?s|this\s+is)"
+            r"\s+(?:fine|ok(?:ay)?)|you\s+(?:can|may)))\b|\b(?:user|owner|maintainer|person|human|developer|admin|lead|boss"
+            r"|manager)(?:'s|s')\s+(?:standing\s+|explicit\s+|prior\s+|blanket\s+)?(?:approval|permission|consent|blessing"
+            r"|go-ahead|sign-?off)\b)")
+# why one \b in front of the words and -- in front of the flags: tried at every position of every note that
+# reaches the set, the alternatives each behind their own \b cost four times as much
+_RISKY = (r"(?:\b(?:rm\s+-|sudo\s+(?:rm|chmod|chown|dd|mkfs\S*|-[si]|su|bash|sh)\b|force[\s-]?push|push\s+-f\b"
+          r"|reset\s+--hard|mkfs|dd\s+if=|drop\s+(?:the\s+)?(?:prod\w*\s+)?(?:database|db|table|schema)"
+          r"|delete\s+(?:the\s+|all\s+|every\s+)*(?:branch\w*|repo\w*|database|backups?|history|everything|prod\w*)"
+          r"|wipe\b|without\s+(?:asking|review|approval|confirmation)|" + _SKIP + r"|exfiltrat"
+          r"|(?:send|post|e-?mail|paste|copy|share|publish|upload)\b[^\n.]{0,40}(?:credential|secret|token|password"
+          r"|\.env\b|dump|backups?|customer))|--(?:force(?!-with)\b|no-verify|no-preserve-root))")
+# between the consent and the step: no "never", no "ask before" ("the user told you never to force-push")
+_GAP = r"(?:(?!\b(?:never|not|don'?t|avoid|before|unless|until|ask|confirm|check)\b)[^\n]){0,150}?"
+_AUTHORITY += (
+    # the notes themselves kept from the person
+    r"\b(?:do\s+not|don'?t|never|without|must\s+not|mustn'?t|no\s+need\s+to)\s+(?:ever\s+)?(?:mention|tell|show"
+    r"|reveal|disclose|surface|bring\s+up|refer\s+to|cite|acknowledge|talk\s+about|discuss|admit|quote)\w*\s+"
+    r"(?:\w+\s+){0,2}?(?:(?:these|this|such)\s+(?:notes?|entr(?:y|ies)|memor(?:y|ies)|instructions?)|(?:the|your)"
+    r"\s+memor(?:y|ies)|(?:the\s+)?(?:notes?|instructions?)\s+(?:above|here|in\s+memory|from\s+(?:memory|earlier)))\b",
+    # what the agent does, done out of sight
+    r"(?:^|[.;:!,]\s*|\b(?:and|then|just|always|also|please|first)\s+)(?:quietly|silently|secretly|covertly"
+    r"|discreetly|stealthily)\s+(?:run|execute|push|force-push|commit|merge|deploy|upload|send|post|e-?mail|share"
+    r"|install|approve|curl|wget|sudo|rm|exfiltrate|revert|rewrite|disable|turn\s+off|remove|delete|wipe|copy)\b",
+    (r"\bwithout\s+(?:telling|informing|asking|letting)\s+(?:anyone|anybody|them|the\s+team|the\s+reviewers?"
+     r"|the\s+maintainers?)\b(?!\s+(?:know\s+)?(?:how|why|what|which|where)\b)", EXCUSED, _TOLD),
+    (_CONSENT + _GAP + _RISKY, NEGATED, _TOLD),
+    (_RISKY + _GAP + _CONSENT, NEGATED, _TOLD),
+)
+
+RULES: tuple[tuple, ...] = (_REMOTE, _EXFIL, _DISARM, _AUTHORITY, _LANG, (), _EXFIL_ABROAD, _WIPE)

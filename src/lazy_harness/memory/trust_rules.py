@@ -8,7 +8,9 @@ does not hold the text when its sentence says it is not done: a negation just be
 use", "never put", "ne pas utiliser"), a description just after it ("is forbidden", "skips hooks",
 "only when the hook is broken"), or a limit anywhere in the sentence ("only when", "nur, wenn",
 "だけ"). ``(pattern, EXCUSED, extra)`` adds ``extra``, a pattern that excuses it when found anywhere
-in the sentence (``HUSKY=0`` inside a container build).
+in the sentence (``HUSKY=0`` inside a container build). ``(pattern, NEGATED, extra)`` is excused by the
+negation before it and by ``extra`` only: a command that wipes the home folder is not made harmless by
+what follows it ("is the fix") or by a limit ("only when the disk is full").
 """
 
 from __future__ import annotations
@@ -21,10 +23,9 @@ from lazy_harness.memory import trust_intent
 # and the hooks never load ``typing``
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Literal
-
-    # a compiled rule's excuse: None (nothing excuses it), True (EXCUSED does) or the extra pattern that does
-    Excuse = re.Pattern[str] | Literal[True] | None
+    # a compiled rule's excuse: None (nothing excuses it), or (NEGATED: only a negation and the extra pattern
+    # excuse it, the extra pattern that also excuses it or None)
+    Excuse = tuple[bool, re.Pattern[str] | None] | None
 
 _FETCH = r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|httpie|aria2c|lwp-download)"
 _SHELL = (r"(?:sudo\s+)?(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell"
@@ -58,6 +59,7 @@ _DOWNLOAD = (r"(?:download|fetch|grab|get|pull|herunterlad\w*|lade\w*|t[eé]l[e�
 _RUN = (r"(?:run|execute|exec|source|ausf[uü]hr\w*|f[uü]hre\w*|ex[eé]cut\w*|ejecut\w*|esegu\w*|lanc\w*"
         r"|запуст\w*|выполн\w*)")
 EXCUSED = "excused"
+NEGATED = trust_intent.NEGATED
 # why: "curl | sh installers", "the curl | bash pattern": the pipeline named as a thing, not run
 _NOUN_AFTER = r"(?!\s*(?:script|scripts|file|installers?|one-liners?|pipelines?|patterns?|style|idioms?)\b)"
 
@@ -449,8 +451,9 @@ _WIDER = (
 
 # why: the excuses for an EXCUSED rule: a negation just before the match, a description just after it,
 # a limit anywhere in its sentence
+# why the look after it: "don't hesitate to", "never forget to" ask for what follows
 _NOT_BEFORE = (r"(?:\b(?:do\s+not|don'?t|never|not|avoid|ne\s+pas|ne|nicht|nie|nunca|no|non|mai|n[aã]o|не|нельзя"
-               r"|никогда|instead\s+of|rather\s+than)\b|不要|别|禁止"
+               r"|никогда|instead\s+of|rather\s+than)\b(?!\s+(?:hesitate|forget|fail|wait|bother|worry)\b)|不要|别|禁止"
                # why: a past deed told ("a commit was made with", "someone used") is not an order
                r"|\b(?:was|were|been|got)\s+(?:made|done|created|pushed|committed|run)\s+(?:with|using)\b"
                r"|\b(?:someone|somebody|a\s+colleague|they|he|she|who)\s+(?:used|ran|typed|passed)\b)"
@@ -465,8 +468,10 @@ _LIMIT = r"\bonly\s+(?:when|if)\b|\bnur,?\s+wenn\b|\bsauf\s+si\b|\bsalvo\s+que\b
 _SENTENCE_END = r"[.!?](?:\s|$)|[。！？]"
 
 # the rules of each set: those the evaluation sets first asked for, then those by class, then by intent
-# (the last set, sending out in the languages that put the verb last, has rules by intent only)
-PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING + ((),), _WIDER + ((),),
+# (the sets after the sixth have rules by intent only: sending out in the languages that put the verb last,
+# and wiping the home folder, the root or a disk)
+_LATER = ((),) * (len(trust_intent.RULES) - len(_BY_WORDING))
+PATTERNS: tuple[tuple, ...] = tuple(p + w + i for p, w, i in zip(_BY_WORDING + _LATER, _WIDER + _LATER,
                                                                  trust_intent.RULES, strict=True))
 
 _compiled: dict[int, list[tuple[re.Pattern[str], Excuse]]] = {}
@@ -477,12 +482,12 @@ def _compile(rule: str | tuple[str, ...]) -> tuple[re.Pattern[str], Excuse]:
     if isinstance(rule, str):
         return re.compile(rule, re.IGNORECASE), None
     extra = re.compile(rule[2], re.IGNORECASE) if len(rule) > 2 else None
-    return re.compile(rule[0], re.IGNORECASE), extra or True
+    return re.compile(rule[0], re.IGNORECASE), (rule[1] == NEGATED, extra)
 
 
 def compiled(k: int) -> list[tuple[re.Pattern[str], Excuse]]:
     """Rule set ``k`` compiled, once per process: ``(pattern, excuse)`` pairs, ``excuse`` None for a
-    rule nothing excuses, True for :data:`EXCUSED`, or the extra pattern that also excuses it.
+    rule nothing excuses, else whether it is :data:`NEGATED` and the extra pattern that also excuses it.
     why: compiling every rule costs about 100 ms; the cheap look names the sets a text can match."""
     pats = _compiled.get(k)
     if pats is None:
@@ -490,16 +495,19 @@ def compiled(k: int) -> list[tuple[re.Pattern[str], Excuse]]:
     return pats
 
 
-def _excused(form: str, m: re.Match[str], extra: re.Pattern[str] | Literal[True]) -> bool:
+def _excused(form: str, m: re.Match[str], excuse: tuple[bool, re.Pattern[str] | None]) -> bool:
     if not _excuses:
         _excuses.extend(re.compile(p, re.IGNORECASE) for p in (_NOT_BEFORE, _DESCRIBES_AFTER, _LIMIT, _SENTENCE_END))
     not_before, describes, limit, end = _excuses
+    strict, extra = excuse
     start = max((e.end() for e in end.finditer(form, 0, m.start())), default=0)
     stop = next((e.start() for e in end.finditer(form, m.end())), len(form))
     sentence = form[start:stop]
-    if not_before.search(form[start:m.start()]) or describes.search(form[m.end():stop]) or limit.search(sentence):
+    if not_before.search(form[start:m.start()]):
         return True
-    return extra is not True and bool(extra.search(sentence))
+    if not strict and (describes.search(form[m.end():stop]) or limit.search(sentence)):
+        return True
+    return extra is not None and bool(extra.search(sentence))
 
 
 def matches(k: int, form: str) -> bool:

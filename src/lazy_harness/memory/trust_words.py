@@ -17,9 +17,16 @@ _SECRET_W = ("credential", "secret", "token", "password", "passwd", "apikey", "p
 _OUT_W = ("http", "ftp", "webhook", "pastebin", "requestbin", "ngrok", "attacker", "external", "remote", "discord",
           "telegram", "gist", "@", ".", "pr", "pull", "issue", "comment", "chat", "channel", "backup", "reporting",
           "note", "entry", "half", "slack", "mergerequest", "release")
+# the put verbs of trust_intent._PUT, in the languages it lists
+_PUT_W = ("add", "append", "paste", "put", "include", "copy", "insert", "write", "dump", "print", "echo", "post",
+          "upload", "attach", "coll", "copi", "ajout", "mets", "met", "pega", "inclu", "anad", "agrega", "cole",
+          "adicion", "fug", "kopier", "einfug", "schreib", "incoll", "aggiung", "inserisc", "wklej", "dodaj", "skopiuj",
+          "plak", "voeg", "kopieer", "yapistir", "ekle", "klistra", "lagg", "vloz", "pridej", "tempel", "tambah",
+          "dan", "them")
 _FETCH_W = ("curl", "wget", "iwr", "irm", "invokewebrequest", "invokerestmethod", "fetch", "httpie", "aria2c",
             "lwpdownload")
-GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority, 4 authority elsewhere, words)
+# (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority, 4 authority elsewhere, 7 wiping, words)
+GROUPS: tuple = (
     (0, (_FETCH_W,)),
     (0, (("iex", "invokeexpression", "base64", "atob", "b64decode"),)),
     (0, (("python",), ("urllib", "requests", "urlopen", "socket", "httpclient", "exec", "eval"))),
@@ -196,11 +203,7 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
     (0, (("revers", "rot13", "decod", "unhex", "deobfuscat", "unscrambl", "descrambl", "caesar", "unrot"),
          tuple(f"{a}{v}{b}" for v in ("run", "execut", "exec", "eval", "source", "launch", "feed", "pipe", "paste")
                for a, b in (("and", ""), ("then", ""), ("", "it"), ("", "them"), ("", "th"))))),
-    (1, (("add", "append", "paste", "put", "include", "copy", "insert", "write", "dump", "print", "echo", "post",
-          "upload", "attach", "coll", "copi", "ajout", "mets", "met", "pega", "inclu", "anad", "agrega", "cole",
-          "adicion", "fug", "kopier", "einfug", "schreib", "incoll", "aggiung", "inserisc", "wklej", "dodaj", "skopiuj",
-          "plak", "voeg", "kopieer", "yapistir", "ekle", "klistra", "lagg", "vloz", "pridej", "tempel", "tambah",
-          "dan", "them"),
+    (1, (_PUT_W,
          _SECRET_W + ("idrsa", "ided25519", "apikey", "accesskey", "privatekey"),
          ("pr", "pull", "merge", "issue", "gist", "pastebin", "commit", "release", "changelog", "readme", "comment",
           "ticket", "wiki", "discussion", "slack", "discord", "webhook", "http", "descri", "opis", "beschreibung"))),
@@ -322,6 +325,42 @@ GROUPS = (  # (rule set: 0 remote code, 1 sending out, 2 disarming, 3 authority,
           "nietvertellen", "nietmelden", "nietzeggen", "soyleme", "bahsetme", "haberverme", "bildirme",
           "berattainte", "saginget", "namninte", "nerikej", "nicner", "nezminuj", "janganberitahu", "janganbilang",
           "jangankasihtahu", "janganmemberitahu", "jangankabari", "dungnoi", "dungbao", "khongnoi", "khongbao"),)),
+)
+
+_DISKS = ("/dev/sd", "/dev/hd", "/dev/vd", "/dev/xvd", "/dev/nvme", "/dev/mmcblk", "/dev/disk", "/dev/rdisk", "/dev/md",
+          "/dev/dm-", "/dev/mapper/", "/dev/root")
+_SKIPPED = ("review", "approval", "signoff", "test", "ci", "check", "precommit", "confirmation", "verification")
+GROUPS += (  # what the rules by kind (trust_intent.py, after _EXFIL_ABROAD) look for
+    (7, (("rm",), ("~", "$home", "${home}", "/"))),
+    (7, (("find",), ("delete", "exec"), ("~", "$home", "${home}", "/"))),
+    (7, (("nopreserveroot",),)),
+    (7, (("dd", "mkfs", "wipefs", "shred", "blkdiscard", ">"), _DISKS)),
+    (7, (("chmod", "chown", "chgrp"), ("~", "$home", "${home}", "/"))),
+    (7, ((":(", ": ("),)),
+    (1, (_PUT_W + ("move", "mv", "cp", "share", "send", "email", "publish", "store", "save", "embed", "commit",
+                   "check", "git", "forceadd"),
+         (".aws/", ".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".netrc", ".npmrc", ".pypirc",
+          ".git-credentials", ".pgpass", ".kube/", ".docker/", ".gnupg", "credentials.json", ".env", "service-account",
+          "service_account", "serviceaccount", "$"))),
+    (2, (("must", "should", "shall", "always", "you", "claude", "agent", "assistant"),
+         ("skip", "bypass", "circumvent", "sidestep", "getaround", "goaround", "disable", "turnoff"), _SKIPPED)),
+    (2, (("skip", "bypass", "circumvent", "sidestep", "getaround", "goaround"),
+         ("review", "approval", "signoff", "confirmation"))),
+    (2, (("merge", "deploy", "release", "publish", "ship", "force", "delete", "drop", "rm", "wipe", "reset",
+          "truncate", "purge"), ("without",),
+         ("review", "approval", "asking", "confirm", "permission", "consent", "telling", "signoff", "pr", "pull",
+          "tests", "testing", "ci", "checks"))),
+    (3, (("donot", "dont", "never", "without", "mustnot", "mustnt", "noneed"),
+         ("mention", "tell", "show", "reveal", "disclose", "surface", "bringup", "referto", "cite", "acknowledge",
+          "talkabout", "discuss", "admit", "quote"), ("note", "entr", "memor", "instruction"))),
+    (3, (("quietly", "silently", "secretly", "covertly", "discreetly", "stealthily"),)),
+    (3, (("without",), ("telling", "informing", "asking", "letting"), ("anyone", "anybody", "them", "team", "reviewer",
+                                                                       "maintainer"))),
+    (3, (("user", "owner", "maintainer", "person", "human", "developer", "admin", "lead", "boss", "manager"),
+         ("approved", "authorised", "authorized", "okayed", "okd", "signedoff", "consented", "agreed", "allowed",
+          "permitted", "preapproved", "cleared", "greenlit", "finewith", "okwith", "okaywith", "wantsyou", "askedyou",
+          "toldyou", "expectsyou", "instructedyou", "needsyou", "wouldlikeyou", "said", "approval", "permission",
+          "consent", "blessing", "goahead", "signoff"))),
 )
 
 # the groups as the cheap look reads them: one frozenset per set of words; every word longer than four

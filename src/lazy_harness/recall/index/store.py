@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
 # what an entry holds changes (the history: git log)
-VERSION = "24"
+VERSION = "25"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
