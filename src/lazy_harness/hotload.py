@@ -82,6 +82,7 @@ HOT = (
     "lazy_harness.memory.last_key",  # os-only: the key a project was last written under (migrate)
     "lazy_harness.memory.migrate_merge",  # an old file brought over, at the start that migrates (migrate)
     "lazy_harness.memory.frontmatter",  # learning frontmatter read without YAML (jsonload-only)
+    "lazy_harness.memory.frontmatter_scan", "lazy_harness.memory.frontmatter_scalars",  # its scan, string methods only
     "lazy_harness.memory.own_title",  # ids-only: another project's learning of a title this one has (ADR 0071)
     # trust at read-back (ADR 0024): os-only at import time; re only for a text the cheap look sends on
     "lazy_harness.memory.trust", "lazy_harness.memory.fence", "lazy_harness.memory.provenance",

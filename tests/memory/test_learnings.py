@@ -295,14 +295,14 @@ def test_a_quote_left_open_in_a_frontmatter_costs_no_more_than_the_lines_it_may_
     """A title whose quote never closes, above thousands of lines: the value stops after
     MAX_QUOTED_LINES lines, and the lines without the quote are never parsed again (counted: the
     quoted-scalar parser runs a bounded number of times, not once per line)."""
-    from lazy_harness.memory import frontmatter
+    from lazy_harness.memory import frontmatter, frontmatter_scalars, frontmatter_scan
 
     calls = []
-    real = frontmatter._quoted
-    monkeypatch.setattr(frontmatter, "_quoted", lambda raw: calls.append(len(raw)) or real(raw))
+    real = frontmatter_scalars.decode_quoted
+    monkeypatch.setattr(frontmatter_scalars, "decode_quoted", lambda raw: calls.append(len(raw)) or real(raw))
     text = '---\ntitle: "never closed\n' + "x\n" * 20_000 + "scope: general\n---\n## Learning\nbody\n"
     meta, body = frontmatter.parse_frontmatter(text)
-    assert meta["title"].startswith("never closed x") and meta["title"].count("x") == frontmatter.MAX_QUOTED_LINES
+    assert meta["title"].startswith("never closed x") and meta["title"].count("x") == frontmatter_scan.MAX_QUOTED_LINES
     assert meta["scope"] == "general" and body.strip().endswith("body")
     assert len(calls) <= 2
     closed = frontmatter.parse_frontmatter('---\ntitle: "two\n  lines"\ntags: [a]\n---\nb')[0]

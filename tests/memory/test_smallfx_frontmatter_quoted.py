@@ -6,7 +6,7 @@ import random
 
 import yaml
 
-from lazy_harness.memory import frontmatter as fm
+from lazy_harness.memory import frontmatter as fm, frontmatter_scalars as scalars
 
 DOUBLE = ["\\0", "\\a", "\\b", "\\t", "\\\t", "\\n", "\\v", "\\f", "\\r", "\\e", "\\ ", '\\"', "\\/", "\\\\",
           "\\N", "\\_", "\\L", "\\P", "\\x41", "\\x7F", "\\u00e9", "\\U0001F600", "\\\n", "\\\r\n", "\\\u2028",
@@ -41,7 +41,7 @@ def test_an_escaped_tab_before_a_folded_line_is_kept():
 def test_double_quoted_values_read_as_yaml_reads_them(tmp_path):
     compared = multi = 0
     for raw, want in _values(20260501, '"', DOUBLE, 4000):
-        assert fm._quoted(raw) == (want, True), repr(raw)
+        assert scalars.decode_quoted(raw) == (want, True), repr(raw)
         assert _read(raw) == want, repr(raw)
         if "\n" in raw:
             multi += 1
@@ -56,7 +56,7 @@ def test_double_quoted_values_read_as_yaml_reads_them(tmp_path):
 def test_single_quoted_values_read_as_yaml_reads_them(tmp_path):
     compared = 0
     for raw, want in _values(7, "'", SINGLE, 3000):
-        assert fm._quoted(raw) == (want, True), repr(raw)
+        assert scalars.decode_quoted(raw) == (want, True), repr(raw)
         assert _read(raw) == want, repr(raw)
         if "\n" not in raw:
             path = tmp_path / "l.md"

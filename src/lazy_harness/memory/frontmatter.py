@@ -1,51 +1,58 @@
-"""A learning file's frontmatter read without a YAML parser (hot path: SessionStart and the prompt
-hook read learnings): the one-line scalars the worker writes, and the top-level keys of a leading
-``---`` block as ``yaml.safe_dump`` writes them (scalars, quoted over several lines or not, and lists
-of scalars). String methods only, no regex; nothing imported at import time. A quoted scalar is
-decoded as YAML decodes it (a double-quoted one's escapes are not JSON's; its line breaks folded as
-PyYAML folds them), by one decoder for every reader.
+"""A learning file's frontmatter read as ``yaml.safe_load`` reads it, without importing YAML for what
+the store writes or a person writes often (hot path: SessionStart and the prompt hook read learnings).
+
+One reader for every reader (:func:`parse_frontmatter`, :func:`read_frontmatter_values`): the top-level
+keys of a leading ``---`` block, each value YAML's (a scalar's text: a number, date or boolean as it is
+written), read by the scan of memory/frontmatter_scan.py, or by YAML where the scan meets what it does
+not decode as YAML does; a block YAML cannot read is read by the scan as best it can. A scope, a status
+and a key given twice read alike everywhere (:func:`settle`); whether a block opens and closes.
 """
+
+from lazy_harness.memory.frontmatter_scan import NULLS, Scan, Unusual, by_yaml
 
 NOT_CLOSED = "frontmatter not closed"
 MAX_OPEN_SCAN = 65536  # characters a command reads of a learning to tell whether its frontmatter closes
 
 
 def read_frontmatter_values(path: str, keys: tuple[str, ...], limit: int = 4096) -> dict[str, str]:
-    """Top-level one-line scalars ``keys`` of a learning file's frontmatter, without a YAML parser (the
-    worker writes each as a YAML quoted scalar or plain text on one line); missing keys are absent.
-    A scope or status, and a key given on several lines, read as :func:`settle` says."""
-    out: dict[str, str] = {}
+    """Top-level values ``keys`` of a learning file's frontmatter (its first ``limit`` characters) as text,
+    read as :func:`parse_frontmatter` reads them: a null as its text (``null``, ``~``, empty), a list or
+    mapping as its ``str`` (empty: empty); missing keys are absent. A scope or status, and a key given
+    on several lines, read as :func:`settle` says (before they are made text: ``scope: []`` is project)."""
+    out: dict = {}
     twice: dict[str, list] = {}
-    from lazy_harness.regular_file import open_regular  # why: only ``os``; a FIFO there held open() for good
-
     try:
-        with open(open_regular(path)[0], encoding="utf-8-sig", errors="replace") as fh:
-            head = fh.read(limit)
+        got = _pairs(_head(path, limit), nulls=False, keys=keys)
     except OSError:
         return out
-    if not head.startswith("---"):
-        return out
-    closed = _closing(head) >= 0
-    for line in head.split("\n")[1:]:
-        if line.startswith("---") or (not closed and _ends_open_block(line)):
-            break
-        key, colon, value = line.partition(":")
-        if not colon or key not in keys:
+    for key, value in got[0] if got is not None else ():
+        if key not in keys:  # why: YAML's reading (``by_yaml``) gives every key
             continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            # why not JSON: YAML's escapes (``\e``, ``\a``, ``\x7F``, ``\N``) are not JSON's; a
-            # title read with ``\e`` left as text gave an id no other reader gave; and ``\x85``,
-            # U+2028, U+2029 inside either quote are line breaks YAML folds
-            decoded, closed = _quoted(value)
-            value = decoded if closed or value[0] == "'" else value[1:-1]
         if key in out:
             twice.setdefault(key, [out[key]]).append(value)
         out[key] = value
     _read_as_one(out, twice)
-    if twice:  # why: a ``deprecated_reason`` given twice differently settles to none: absent here
-        return {key: value for key, value in out.items() if value is not None}
-    return out
+    # why None dropped: a ``deprecated_reason`` given twice differently settles to none: absent here
+    return {key: value if isinstance(value, str) else str(value) if value else "" for key, value in out.items()
+            if value is not None or key not in twice}
+
+
+def _head(path: str, limit: int) -> str:
+    """The first ``limit`` characters of a file, decoded as UTF-8 (a byte order mark skipped, a byte that
+    is none replaced). why ``os.read``, not a text file object: a third of the time, on the prompt hook's
+    path (each candidate learning); why open_regular: a FIFO in the file's place held open() for good."""
+    import os
+
+    from lazy_harness.regular_file import open_regular  # why: only ``os``
+
+    fd = open_regular(path)[0]
+    try:
+        data = os.read(fd, limit)
+        if len(data) == limit and not data.isascii():  # why: a character takes up to 4 bytes
+            data += os.read(fd, 3 * limit + 4)
+    finally:
+        os.close(fd)
+    return data.decode("utf-8-sig", "replace")[:limit]
 
 
 def _read_as_one(out: dict, twice: dict[str, list]) -> dict:
@@ -63,7 +70,6 @@ def _read_as_one(out: dict, twice: dict[str, list]) -> dict:
 
 GENERAL = "general"
 PROJECT = "project"
-NULLS = ("", "~", "null", "Null", "NULL")
 
 
 def _null(value: object) -> bool:
@@ -102,152 +108,6 @@ def settle(key: str, values: list) -> object:
         given = [v for v in values if not _null(v) and (key != "status" or v != "active")]
         return given[-1] if given else last
     return last
-
-
-# --- the leading block as yaml.safe_dump writes it ------------------------------------------------
-
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r",
-            "e": "\x1b", " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028",
-            "P": "\u2029"}
-_HEX = {"x": 2, "u": 4, "U": 8}
-
-
-def _skip_blanks(raw: str, i: int) -> int:
-    while i < len(raw) and raw[i] in " \t":
-        i += 1
-    return i
-
-
-_BREAKS = "\r\n\x85\u2028\u2029"  # what YAML 1.1 reads as a line break ("\r\n" is one)
-
-
-def _quoted(raw: str) -> tuple[str, bool]:
-    """Decode a single- or double-quoted YAML scalar spread over lines; (value, closed). Blanks and
-    line breaks are folded as PyYAML's scanner folds them (``scan_flow_scalar_spaces``)."""
-    q, out, i, n = raw[0], [], 1, len(raw)
-    if not any(c in raw for c in _BREAKS):  # the common case, without the character loop
-        if q == "'":
-            end = raw.find("'", 1)
-            while end >= 0 and raw[end + 1:end + 2] == "'":
-                end = raw.find("'", end + 2)
-            if end >= 0:
-                return raw[1:end].replace("''", "'"), True
-        elif "\\" not in raw and raw.find('"', 1) >= 0:
-            return raw[1:raw.find('"', 1)], True
-    while i < n:
-        c = raw[i]
-        if c == q:
-            if q == "'" and raw[i + 1:i + 2] == "'":
-                out.append("'")
-                i += 2
-                continue
-            return "".join(out), True
-        if c == "\\" and q == '"' and i + 1 < n:
-            i = _escape(raw, i + 1, out)
-        elif c in " \t" or c in _BREAKS:
-            i = _folded(raw, i, out)
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out), False
-
-
-def _escape(raw: str, i: int, out: list[str]) -> int:
-    """Append what the escape at ``raw[i]`` (after its backslash) stands for; the index after it.
-    An escaped line break joins the lines: the blanks after it go, each empty line after it is a newline."""
-    nxt = raw[i]
-    if nxt in _BREAKS:
-        i, breaks = _breaks(raw, _after_break(raw, i))
-        out += breaks
-    elif nxt in _HEX:
-        code = raw[i + 1:i + 1 + _HEX[nxt]]
-        try:
-            out.append(chr(int(code, 16)))
-        except ValueError:
-            out.append(code)
-        i += 1 + _HEX[nxt]
-    else:
-        out.append(_ESCAPES.get(nxt, nxt))
-        i += 1
-    return i
-
-
-def _folded(raw: str, i: int, out: list[str]) -> int:
-    """Append the blanks at ``raw[i]``, or the line break after them folded: the blanks before the
-    break go (only these: a blank written as an escape stays), a ``\n`` is a space unless empty lines
-    follow (each a newline), U+2028 and U+2029 stay; the index after it."""
-    j = _skip_blanks(raw, i)
-    if j >= len(raw) or raw[j] not in _BREAKS:
-        out.append(raw[i:j])
-        return j
-    k, breaks = _breaks(raw, _after_break(raw, j))
-    if raw[j] in "\u2028\u2029":
-        out.append(raw[j])
-    elif not breaks:
-        out.append(" ")
-    out += breaks
-    return k
-
-
-def _after_break(raw: str, i: int) -> int:
-    """The index after the line break at ``raw[i]`` (``\r\n`` is one)."""
-    return i + 2 if raw[i:i + 2] == "\r\n" else i + 1
-
-
-def _breaks(raw: str, i: int) -> tuple[int, list[str]]:
-    """The empty lines from ``raw[i]``, their blanks skipped: (index of the next text, one newline for
-    each, U+2028 and U+2029 as they are)."""
-    breaks: list[str] = []
-    while True:
-        j = _skip_blanks(raw, i)
-        if j >= len(raw) or raw[j] not in _BREAKS:
-            return j, breaks
-        breaks.append(raw[j] if raw[j] in "\u2028\u2029" else "\n")
-        i = _after_break(raw, j)
-
-
-MAX_QUOTED_LINES = 64
-
-
-def _value(lines: list[str], i: int, first: str, left_open: list[int] | None = None) -> tuple[object, int]:
-    """The scalar starting with ``first`` (rest of line ``i - 1``); returns (value, next line index).
-    A quote that does not close puts the index of its line in ``left_open``."""
-    if first[:1] in ("'", '"'):
-        raw, start, quote = first, i, first[0]
-        value, closed = _quoted(raw)
-        # why: a quote left open must not cost time in the square of the file's size (one hand-edited
-        # learning would stall every hook that reads it): a line without the quote cannot close it,
-        # and a quoted value runs over at most MAX_QUOTED_LINES lines
-        while not closed and i < len(lines) and lines[i].rstrip() not in ("---", "...") \
-                and i - start < MAX_QUOTED_LINES:
-            raw += "\n" + lines[i]
-            i += 1
-            if quote in lines[i - 1]:
-                value, closed = _quoted(raw)
-        if not closed:
-            value, _ = _quoted(raw)
-            if left_open is not None:
-                left_open.append(start - 1)
-        return value, i
-    if first in ("", "~", "null", "Null", "NULL"):
-        return None, i
-    if first[:1] in ("|", ">"):  # a block scalar: the indented lines below
-        block = []
-        while i < len(lines) and (lines[i][:1] in (" ", "\t") or not lines[i].strip()):
-            block.append(lines[i].strip())
-            i += 1
-        return ("\n" if first[0] == "|" else " ").join(block).strip(), i
-    if first.startswith("[") and first.endswith("]"):
-        inner = first[1:-1].strip()
-        return ([_value([], 0, part.strip())[0] for part in inner.split(",")] if inner else []), i
-    return first, i
-
-
-def _first(rest: str) -> str:
-    """A value's text on its key's line: stripped, but a quoted one only on the left (an escaped blank
-    before its line break is part of it: ``"\\t`` then a folded line)."""
-    rest = rest.lstrip()
-    return rest if rest[:1] in ("'", '"') else rest.rstrip()
 
 
 def _closing(text: str) -> int:
@@ -313,10 +173,10 @@ def file_not_closed(path: str) -> bool:
         return False
 
 
-def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list[tuple[str, object]], str] | None:
-    """The top-level ``(key, value)`` lines of a leading ``---`` block, in order (a key given on two
-    lines comes twice), and the text after it; None when there is none (see :func:`parse_frontmatter`).
-    ``damage`` receives ``(line number in the file, key)`` of each quote left open (:func:`open_quote`)."""
+def _block(text: str) -> tuple[list[str], str] | None:
+    """The lines of a leading ``---`` block (a byte order mark before it skipped, bare CR ends read as
+    LF) and the text after it; None when there is none. A block that does not close ends at its first
+    blank line or heading (:func:`_open_end`)."""
     if text[:1] == "\ufeff":
         text = text[1:]
     if not opens(text):
@@ -327,34 +187,37 @@ def _pairs(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[list
     if not closed:
         end = _open_end(text)
     lines = text[text.find("\n") + 1:end].split("\n") if text.find("\n") >= 0 else []
-    out: list[tuple[str, object]] = []
-    left_open: list[int] | None = [] if damage is not None else None
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        i += 1
-        key, colon, rest = line.partition(":")
-        if not colon or not key or key[0] in " \t-#" or " " in key:
-            continue
-        rest = _first(rest)
-        if rest:
-            value, i = _value(lines, i, rest, left_open)
-            out.append((key, value))
-        else:
-            items = []
-            while i < len(lines):
-                entry = lines[i].lstrip()
-                if not (entry.startswith("- ") or entry.rstrip() == "-"):
-                    break
-                item, i = _value(lines, i + 1, _first(entry[2:]), left_open)
-                items.append(item)
-            out.append((key, items if items else None))
-        if left_open and damage is not None:  # why + 2: the block's first line is the file's second
-            damage.append((left_open.pop() + 2, key))
     if not closed:
-        return out, text[end + 1:]
+        return lines, text[end + 1:]
     after = text.find("\n", end + 1)
-    return out, (text[after + 1:] if after >= 0 else "")
+    return lines, (text[after + 1:] if after >= 0 else "")
+
+
+def _pairs(text: str, damage: list[tuple[int, str]] | None = None, nulls: bool = True,
+           keys: tuple[str, ...] | None = None) -> tuple[list[tuple[str, object]], str] | None:
+    """The top-level ``(key, value)`` lines of a leading ``---`` block, in order (a key given on two
+    lines comes twice), and the text after it; None when there is none (see :func:`parse_frontmatter`).
+    Read by :class:`Scan`, or by YAML where the scan meets what it does not decode as YAML does.
+    ``damage`` receives ``(line number in the file, key)`` of each quote left open (:func:`open_quote`).
+    ``keys``: only these are needed (others may be left out)."""
+    got = _block(text)
+    if got is None:
+        return None
+    lines, rest = got
+    found: list[tuple[int, str]] | None = [] if damage is not None else None
+    pairs: list[tuple[str, object]] | None
+    try:
+        scan = Scan(lines, True, nulls, found)
+        pairs = scan.pairs() if keys is None else scan.only(keys)
+    except Unusual:
+        found = [] if damage is not None else None
+        pairs = by_yaml(lines, nulls)
+        if pairs is None:  # why: not YAML (no writer rewrites it): read as best the scan can
+            scan = Scan(lines, False, nulls, found)
+            pairs = scan.pairs() if keys is None else scan.only(keys)
+    if found and damage is not None:
+        damage += found
+    return pairs, rest
 
 
 def parse_frontmatter(text: str, damage: list[tuple[int, str]] | None = None) -> tuple[dict, str] | None:

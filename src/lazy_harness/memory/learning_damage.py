@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 from lazy_harness.errors import LhError
-from lazy_harness.memory import fence, files, lines
+from lazy_harness.memory import fence, files, frontmatter_scalars, lines
 from lazy_harness.memory.damage import RESOLVE, conflict_marker, folder_unreadable, unreadable
 from lazy_harness.memory.state import EMPTY, NO_FRONTMATTER, STATUSES
 
@@ -135,7 +135,7 @@ def _status_problems(text: str) -> list[str]:
     end = text.find("\n---", 3)
     for number, line in enumerate(text[:end].split("\n")[1:], 2):
         key, colon, value = line.partition(":")
-        given = value.strip()
+        given = frontmatter_scalars.uncommented(value.strip())  # why: ``active  # note`` is active to every reader
         if key != "status" or not colon or given.strip("\"'").strip().lower() in (*STATUSES, *frontmatter.NULLS):
             continue
         # why hidden, not shown: a mistyped "forgoten" or "held" meant it to stay out of sight

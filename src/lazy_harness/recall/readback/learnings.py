@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 HEAD_BYTES = 4096
 MAX_HEAD_BYTES = 65536
-VERSION = 10  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
+VERSION = 11  # why: bump when read_head's or brief's result changes for the same bytes, so kept heads are read again
 WHOLE = 64  # whole heads kept at most: the contenders of a few projects (a dozen or two each)
 # why created: ranking's first pass dates a file renamed by hand, its name's date gone, by it (``day_of``)
 BRIEF = ("status", "deprecated_by", "deprecated_reason", "scope", "project_folder", "origin", "origin_session", "via",
