@@ -122,8 +122,9 @@ def titles_here(conn: sqlite3.Connection, ranked: list[dict], project: str, keys
 
     from lazy_harness.recall.prompt import admit
 
-    kept = own_title.titles_among(lookup.own_learnings(conn, project, keys, adopted),
-                                  [(c["title"], c["file"]) for c in others],
+    wanted = [(c["title"], c["file"]) for c in others]
+    titles = {own_title.title_of(t, f) for t, f in wanted}
+    kept = own_title.titles_among(lookup.own_learnings(conn, project, keys, adopted, titles), wanted,
                                   lambda row: admit.shown_here(row, mdir, None))
     for c in others:
         if lid := own_title.other_of_own_title(kept, c["title"], c["file"]):

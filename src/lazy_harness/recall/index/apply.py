@@ -3,7 +3,7 @@ and their word lists in one transaction (ADR 0049). The writer's side: never on 
 
 from __future__ import annotations
 
-from lazy_harness.memory import trust
+from lazy_harness.memory import ids, trust
 from lazy_harness.memory.sanitize import no_surrogates
 from lazy_harness.recall.embed import vectors
 from lazy_harness.recall.index import lexical_build, lexical_write, lookup, sources
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # an entry's columns but its rowid (and ``aside``), as ``_insert`` fills them and ``_stand`` copies them
 COLUMNS = ("unit, id, kind, mdir, origin, scope, file, line, ts, title, detail, body, tags, uncued, cues, okey, prov, "
-           "hold, sess, claim, twin")
+           "hold, sess, claim, twin, tkey")
 
 
 def _count(conn: Connection, delta: int) -> None:
@@ -48,12 +48,13 @@ def _insert(conn: Connection, unit: str, mdir: str, entries: list[dict[str, Any]
     first = lookup.last_rowid(conn) + 1
     conn.execute("INSERT OR REPLACE INTO meta VALUES ('rowid', ?)", (str(first + len(entries) - 1),))
     # why the hold check's verdict here: its rules cost the hook tens of milliseconds to compile
-    conn.executemany(f"INSERT INTO entry(rowid, {COLUMNS}) VALUES ({','.join('?' * 22)})",
+    conn.executemany(f"INSERT INTO entry(rowid, {COLUMNS}) VALUES ({','.join('?' * 23)})",
                      [(first + n, unit, e["id"], e["kind"], mdir, e["origin"], e["scope"], e["file"], e["line"],
                        e["ts"], e["title"], e["detail"], e["body"], e["tags"], int(e.get("uncued", False)),
                        e.get("cues", ""), e.get("okey", ""), e.get("prov", ""),
                        trust.every_reason(f"{e['title'] or ''} {e['detail'] or ''}") or "", e.get("sess", ""),
-                       e.get("claim", sources.KEPT), e.get("twin", ""))
+                       e.get("claim", sources.KEPT), e.get("twin", ""),
+                       ids.title_words(e["title"]) if e["kind"] == "learning" else "")
                       for n, e in enumerate(entries)])
     conn.executemany("INSERT INTO key(rowid, n, key) VALUES (?,?,?)", vectors.keys_rows(first, entries))
     # why in the rows' transaction: a build killed between two parts leaves each committed part searchable

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 # why: an index of another version is deleted and built again (``connect``): bump it when the schema or
 # what an entry holds changes (the history: git log)
-VERSION = "25"
+VERSION = "26"
 OTHER_VERSION = "index version"  # what a reader's error says of an index another version made
 UNIT_HANDOFF = "#handoff"
 FOLDER_PREFIX = "#folder:"  # + a month folder of learnings: its own stat when its files were last compared
@@ -40,12 +40,14 @@ SCHEMA = (
     "CREATE TABLE IF NOT EXISTS entry(rowid INTEGER PRIMARY KEY, unit TEXT, id TEXT, kind TEXT, mdir TEXT, "
     "origin TEXT, scope TEXT, file TEXT, line INTEGER, ts TEXT, title TEXT, detail TEXT, body TEXT, tags TEXT, "
     "uncued INTEGER, cues TEXT, okey TEXT, prov TEXT, hold TEXT, sess TEXT, claim INTEGER, twin TEXT, "
-    "aside INTEGER NOT NULL DEFAULT 0)",
+    "aside INTEGER NOT NULL DEFAULT 0, tkey TEXT NOT NULL DEFAULT '')",  # tkey: a learning's ``ids.title_words``
     "CREATE INDEX IF NOT EXISTS entry_unit ON entry(unit)",
     "CREATE INDEX IF NOT EXISTS entry_id ON entry(id)",  # the other entries of an id (``apply.settle``)
     "CREATE INDEX IF NOT EXISTS entry_mdir ON entry(mdir)",
-    # a project's own learnings (mdir '') by key: prompt recall's title rule (``lookup.own_learnings``)
-    "CREATE INDEX IF NOT EXISTS entry_key ON entry(mdir, okey)",
+    # a project's own learnings (mdir '') by key and title: the title rule (``lookup.own_learnings``) reads
+    # only it. why the version moves when ``ids.title_words`` does: tkey is what it said when written
+    "CREATE INDEX IF NOT EXISTS entry_key ON entry(mdir, okey, origin, kind, tkey, id, title, file, hold, unit)"
+    " WHERE kind='learning'",
     "CREATE TABLE IF NOT EXISTS hidden(unit TEXT, id TEXT, mdir TEXT)",
     "CREATE INDEX IF NOT EXISTS hidden_id ON hidden(id)",
     *vectors.SCHEMA,
