@@ -13,8 +13,8 @@ from lazy_harness import paths
 from lazy_harness.atomic import atomic_write, ensure_dir, held, lock, try_lock
 from lazy_harness.queue.state import DISTILLED, ERROR, SKIPPED, last_done_mtime, mark_done, pending_of, state_file
 # why LOCK_NAME in task.py: the hooks' probe of the lock (queue/probe.py) needs it without this module
-from lazy_harness.queue.task import (ASKED_EVENTS, DONE, FAILED, INDEX, KEPT, LOCK_NAME, OPEN, PENDING, PROCESSING,
-                                     STATE, SUFFIX, TMP, folder, format_task, hand_over_ask, iso_now, read_task,
+from lazy_harness.queue.task import (DONE, FAILED, INDEX, KEPT, LOCK_NAME, OPEN, PENDING, PROCESSING, STATE, SUFFIX,
+                                     TMP, folder, format_task, hand_over_ask, hand_over_run, iso_now, read_task,
                                      task_id, tmp_path_for)
 from lazy_harness.regular_file import open_regular
 
@@ -236,10 +236,11 @@ def recover(queue: str) -> list[tuple[str, str]]:
             continue
         newer = pending_of(queue, fields.get("session_id", ""))
         if newer is not None and newer[0] != name:
-            _hand_over_asked(queue, newer[0], fields)
+            _hand_over(queue, newer[0], fields, task_id(name))
             finish(queue, name, fields, "skipped", f"superseded by {task_id(newer[0])}")
             out.append((name, "superseded"))
             continue
+        hand_over_run(fields, fields, task_id(name))  # why: a task that replaces it carries its id on
         tmp = tmp_path_for(queue, name)
         atomic_write(tmp, format_task(fields))
         os.replace(tmp, os.path.join(queue, name))
@@ -259,14 +260,15 @@ def _interruptions(fields: dict) -> tuple[bool, int]:
     return stopped, count
 
 
-def _hand_over_asked(queue: str, newer: str, fields: dict) -> None:
-    """The event the person asked for (``ASKED_EVENTS``: a whole re-read, a retry) of the interrupted
-    task ``fields``, given to the session's newer pending task ``newer`` that supersedes it, as
-    ``enqueue`` does for a task it replaces (queue/produce.py ``_merged``). why: superseded by a plain
-    Stop or SessionEnd queued while it ran, the whole re-read was lost: that task read on from the
-    cursor and found nothing new. Under the session's lock, which every writer of its pending task takes."""
-    if fields.get("event") not in ASKED_EVENTS:
-        return
+def _hand_over(queue: str, newer: str, fields: dict, tid: str) -> None:
+    """What the interrupted task ``fields`` (id ``tid``) gives the session's newer pending task ``newer``
+    that supersedes it, as ``enqueue`` does for a task it replaces (queue/produce.py ``_merged``): the event
+    the person asked for (``ASKED_EVENTS``: a whole re-read, a retry), and its id among the tasks whose
+    run was cut short (``TOOK_OVER``). why the event: superseded by a plain Stop or SessionEnd queued while
+    it ran, the whole re-read was lost: that task read on from the cursor and found nothing new. why the
+    id: its run may have persisted and moved the cursor before it died; ``newer``, finding nothing new
+    past it, then finished as a skip, and no success was ever recorded for what memory holds. Under the
+    session's lock, which every writer of its pending task takes."""
     fd = lock(state_file(queue, paths.safe_session_id(fields.get("session_id", "")), "lock"))
     try:
         path = os.path.join(queue, newer)
@@ -276,6 +278,7 @@ def _hand_over_asked(queue: str, newer: str, fields: dict) -> None:
             return  # gone meanwhile: replaced by a newer enqueue, which found no asked event to carry
         before = dict(data)
         hand_over_ask(fields, data)
+        hand_over_run(fields, data, tid)
         if data != before:
             atomic_write(path, format_task(data))
     finally:

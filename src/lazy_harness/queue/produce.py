@@ -12,8 +12,8 @@ from lazy_harness.queue import retain
 from lazy_harness.atomic import atomic_write, fsync_dir, lock, named, write_all
 from lazy_harness.queue.state import read_state, state_file
 from lazy_harness.queue.task import (AGENT, ASKED_EVENTS, CODEX, SUFFIX, TRANSCRIPTS, agent_of, ensure_layout,
-                                     format_task, hand_over_ask, iso_now, read_task, task_id, tmp_path_for,
-                                     transcripts_folder)
+                                     format_task, hand_over_ask, hand_over_run, iso_now, read_task, task_id,
+                                     tmp_path_for, transcripts_folder)
 from lazy_harness.queue.turn import TURN, turn_digest, turn_fingerprint
 from lazy_harness.regular_file import NotRegularFile, read_regular
 
@@ -103,6 +103,7 @@ def _merged(queue: str, data: dict, earlier: list[str], now: float) -> dict:
         if old.get("forced") == "1":
             data["forced"] = "1"
         hand_over_ask(old, data)  # why: what the person asked for outlives a later turn
+        hand_over_run(old, data)  # why: so does the id of a run cut short (queue/task.py TOOK_OVER)
         if not data.get(TURN) and old.get(TURN):  # SessionEnd after a pending Stop: the
             data[TURN] = old[TURN]  # turn Stop saw may still be on its way to the transcript
         data["replaces"] = task_id(name)

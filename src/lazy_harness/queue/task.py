@@ -36,6 +36,24 @@ ASKED_EVENTS = ("handoff-now", "retry")
 # last distilled (without it, that handoff-now makes no model call: ADR 0075)
 AGAIN = "again"
 LOCK_NAME = ".worker.lock"  # the worker's single-instance lock (queue/consume.py takes it), never deleted
+# The ids of the session's tasks whose run was cut short (a worker killed or stopped while it ran them; the task
+# itself among them once it went back to the queue) and whose place this task holds, space-separated: such a
+# run may have persisted and moved the session's cursor before it died, and the task that finds nothing new
+# past that cursor finishes as that distillation's success (worker/pipeline.py), not as a skip
+TOOK_OVER = "took_over"
+
+
+def took_over(fields: Mapping[str, str]) -> list[str]:
+    """The ids :data:`TOOK_OVER` names in a task's ``fields``."""
+    return fields.get(TOOK_OVER, "").split()
+
+
+def hand_over_run(old: Mapping[str, str], data: dict, cut_short: str = "") -> None:
+    """The tasks whose place ``old`` held (:data:`TOOK_OVER`), and ``cut_short`` (the id of ``old`` when
+    its own run was cut short), given to ``data``, which takes its place."""
+    ids = list(dict.fromkeys([*took_over(data), *took_over(old), *([cut_short] if cut_short else [])]))
+    if ids:
+        data[TOOK_OVER] = " ".join(ids)
 
 
 def hand_over_ask(old: dict, data: dict) -> None:

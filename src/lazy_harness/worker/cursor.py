@@ -3,12 +3,16 @@
 When a session is processed again, the prompt holds only the conversation after the cursor (plus
 the memory already written, which the prompt always shows); a session's first call reads it whole.
 
-State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at", "last"}``: the byte offset of the
-transcript read by the last successful distillation, a hash of its first 4 KiB and of the 4 KiB
-before the offset, and the ``uuid`` of the last user or assistant record before it. The cursor is
-used only when the file is still at least that long and those bytes are unchanged (a rewritten or
-replaced transcript starts again from the top). It advances only after the memory was persisted: a
-failed, waiting or killed run leaves it where it was, so nothing is skipped.
+State: ``<state>/<session>.cursor``, JSON ``{"offset", "check", "at", "last", "task"}``: the byte offset
+of the transcript read by the last successful distillation, a hash of its first 4 KiB and of the 4 KiB
+before the offset, the ``uuid`` of the last user or assistant record before it, and the id of the task
+(or ``lh distill`` run) whose distillation moved it. The cursor is used only when the file is still at
+least that long and those bytes are unchanged (a rewritten or replaced transcript starts again from the
+top). It advances only after the memory was persisted: a failed, waiting or killed run leaves it where
+it was, so nothing is skipped. A run killed after the persist and before its task was finished (moved
+to done/) leaves the task to the next worker, which finds nothing new past the cursor: the ``task``
+(:func:`moved_by`) tells it that this was its own earlier run's distillation, finished as a success
+(worker/pipeline.py), not a skip of a session with nothing new.
 
 Forks (``claude --resume P --fork-session``, memory/lineage.py): the fork's transcript starts with
 a copy of P's conversation, keeping P's ``uuid``s (after P ran ``/compact``, only what follows the
@@ -129,9 +133,10 @@ def held_by(env: Env | None, session_id: str, path: str) -> str:
     return "forks" if by_forks else ""
 
 
-def advance(env: Env | None, session_id: str, path: str, offset: int, now: float) -> None:
-    """Record that the transcript up to ``offset`` is distilled (call after a successful persist)."""
-    moved = position(session_id, path, offset, now)
+def advance(env: Env | None, session_id: str, path: str, offset: int, now: float, task: str = "") -> None:
+    """Record that the transcript up to ``offset`` is distilled, by the task ``task`` (call after a
+    successful persist)."""
+    moved = position(session_id, path, offset, now, task)
     if moved is None:
         return
     # why first: a kill between the two leaves the cursor behind, which the owed record's catch_up
@@ -140,17 +145,30 @@ def advance(env: Env | None, session_id: str, path: str, offset: int, now: float
     atomic_write(_file(env, session_id), json.dumps({k: moved[k] for k in _KEYS}) + "\n")
 
 
-_KEYS = ("offset", "check", "at", "last")
+_KEYS = ("offset", "check", "at", "last", "task")
 
 
-def position(session_id: str, path: str, offset: int, now: float) -> dict | None:
+def position(session_id: str, path: str, offset: int, now: float, task: str = "") -> dict | None:
     """What :func:`advance` would record, as plain data (for the checks' record of a persist: worker/owed.py);
     None when it would record nothing."""
     check = _check(path, offset) if session_id and offset > 0 else None
     if check is None:
         return None
     return {"session_id": session_id, "path": path, "offset": offset, "check": check, "at": now,
-            "last": _last_uuid(path, offset)}
+            "last": _last_uuid(path, offset), "task": task}
+
+
+def moved_by(env: Env | None, session_id: str, path: str) -> tuple[str, float | None]:
+    """(the id of the task whose distillation moved the session's own cursor, when it did): ('', None)
+    for no cursor, one that does not hold for the transcript as it is, or one written before it named
+    its task."""
+    if not session_id or not _own(env, session_id, path):
+        return "", None
+    data = _cursor(env, session_id)
+    task, at = data.get("task"), data.get("at")
+    if not isinstance(task, str) or not task:
+        return "", None
+    return task, float(at) if isinstance(at, (int, float)) and not isinstance(at, bool) else None
 
 
 def part_check(path: str, offset: int) -> str:
@@ -185,9 +203,10 @@ def catch_up(env: Env | None, moved: dict) -> bool:
     _cover_parents(env, sid, path, offset)
     if _own(env, sid, path) >= offset:
         return False
-    last = moved.get("last")
+    last, task = moved.get("last"), moved.get("task")
     record = {"offset": offset, "check": moved["check"], "at": moved["at"],
-              "last": last if isinstance(last, str) else _last_uuid(path, offset)}
+              "last": last if isinstance(last, str) else _last_uuid(path, offset),
+              "task": task if isinstance(task, str) else ""}
     atomic_write(_file(env, sid), json.dumps(record) + "\n")
     return True
 

@@ -4,7 +4,7 @@ the holds of what came past an answer's cap, and the model check (worker/hold_ch
     <queue>/state/owed/<task id>.json
     {"memory_dir", "learnings_dir", "meta", "written": [[kind, id, path, record, kind]],
      "texts": [[kind, id, path, text]], "over": [[kind, id, path, reason]],
-     "cursor": {"session_id", "path", "offset", "check", "at"} | null, "intent": path,
+     "cursor": {"session_id", "path", "offset", "check", "at", "last", "task"} | null, "intent": path,
      "usage": {"session_id", "path", "failures", "at"}}
 
 They run after the persist, whose entries are in the files by then. A worker killed between the two

@@ -38,10 +38,11 @@ def persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs
 
     now, memory_root = at
     sid = str(meta.get("session_id") or "")
+    task = "" if meta.get("task_id") in (None, "", "-") else str(meta["task_id"])  # "-": no task (worker/pipeline.py)
     # why the answer's failures only: all the accounting reads of the answer (worker/usage.py ``recurred``)
     accounting = {"session_id": sid, "path": path, "failures": distilled.get("failures") or [], "at": now}
     promised: list[tuple[dict, Owing | None]] = []
-    promise = _promise(env, over, dirs, meta, cursor.position(sid, path, read_to, now), accounting, promised)
+    promise = _promise(env, over, dirs, meta, cursor.position(sid, path, read_to, now, task), accounting, promised)
     try:
         plan, report = _persist(distilled, dirs[0], dirs[1], meta, now, env, memory_root, log, promise)
     except BaseException:
@@ -57,7 +58,7 @@ def persist_and_check(distilled: dict, over: list, path: str, read_to: int, dirs
         # session; counted first, the task runs again and counts what is missing (a line already
         # written counts once)
         _account_usage(checks, env, log)
-        cursor.advance(env, sid, path, read_to, now)  # after the persist, never before
+        cursor.advance(env, sid, path, read_to, now, task)  # after the persist, never before
         report.held = run_checks(checks, cfg, env, now, sleep, log)
     return plan, report
 

@@ -40,6 +40,11 @@ FORK_HELD = ("nothing new since it was forked: memory holds the conversation it 
 FORKS_HELD = ("nothing new since a session forked from it was distilled with its conversation (it was never "
               "distilled itself)")
 ALL_HELD = (NOTHING_NEW, FORK_HELD, FORKS_HELD)  # a skip that leaves the session distilled: memory holds it all
+# NOTHING_NEW past a cursor this task's own earlier run moved (worker/cursor.py ``moved_by``): that run persisted
+# and was cut short (its worker killed, stopped, out of room) before it finished the task, so this run finishes
+# it as that distillation's success (processed), not as a skip that left "last successful distillation: never"
+EARLIER_RUN = "distilled by an earlier run of this task"
+TAKEN_OVER_RUN = "distilled by the run of task"  # EARLIER_RUN of a task whose place this one took (queue/task.py)
 
 
 def nothing_new(env: Env | None, session_id: str, path: str) -> str:
@@ -177,6 +182,11 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
             skip.reason = nothing_new(env, fields.get("session_id", ""), path)
         if skip.reason in (*ALL_HELD, FORK_COVERED) and not dry_run:
             account_held(fields, path, learnings_dir, env, now, log)
+            earlier = _earlier_run(fields, env, path, skip)
+            if earlier is not None:  # why the caches: the cut-short run may not have filled them
+                _fill_caches(env, fields["memory_dir"], learnings_dir, fields.get("cwd") or view.cwd or "", cfg,
+                             now, log)
+                return earlier
         return skip
 
     extra = tuple(loop.get("redact_patterns") or ())
@@ -201,12 +211,46 @@ def _distill(fields: dict, cfg: Config, env: Env | None, now: float, dry_run: bo
         log(f"{memory_dir}: {line}")
     for target, why in report.skipped:  # why: "2 skipped" in the summary line does not say which or why
         log(f"not written to {os.path.basename(target)}: {why}")
+    _fill_caches(env, memory_dir, learnings_dir, cwd, cfg, now, log)
+    return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
+                   problems=problems + plan.problems, attempts=attempts, read=seen)
+
+
+def _fill_caches(env: Env | None, memory_dir: str, learnings_dir: str, cwd: str, cfg: Config, now: float,
+                 log: Log) -> None:
+    """What a persist's memory is read through, brought up to date (worker/caches.py)."""
     caches.update_index(env, memory_dir, learnings_dir, log)
     if cwd:
         caches.prepare_next_start(cwd, cfg, env, now, log)
     caches.prepare_listing(memory_dir, learnings_dir, log, env)
-    return Outcome("processed", "distilled", mtime, prompt=text, plan=plan, report=report,
-                   problems=problems + plan.problems, attempts=attempts, read=seen)
+
+
+def _earlier_run(fields: dict, env: Env | None, path: str, skip: Outcome) -> Outcome | None:
+    """The success of this task's earlier run, for a skip with nothing new since the session's own cursor
+    (``NOTHING_NEW``) when that cursor was moved by this task (or a task whose place it took): the run that
+    persisted was cut short before it finished the task (worker/one_task.py), and the task, run again (or the
+    one that took its place), finds its distillation. None otherwise: another task's distillation, finished,
+    is a skip with nothing new."""
+    if skip.reason != NOTHING_NEW:
+        return None
+    task, at = _moved_by_this_task(fields, env, path)
+    if not task:
+        return None
+    run = EARLIER_RUN if task == fields.get("task_id") else f"{TAKEN_OVER_RUN} {task} (whose place this task took)"
+    when = "" if at is None else f" at {logfile.stamp(at)}"
+    return Outcome("processed", f"{run}{when}, cut short before it finished the task; nothing new since",
+                   skip.transcript_mtime, read=skip.read)
+
+
+def _moved_by_this_task(fields: dict, env: Env | None, path: str) -> tuple[str, float | None]:
+    """(the task whose distillation moved the session's own cursor, when it is this task or a task whose
+    cut-short run it took the place of (``queue.task.TOOK_OVER``), else ''; when that run began)."""
+    from lazy_harness.queue.task import took_over
+    from lazy_harness.worker import cursor
+
+    own = fields.get("task_id", "")
+    task, at = cursor.moved_by(env, fields.get("session_id", ""), path)
+    return (task if task and task in ({own} - {"", "-"} | set(took_over(fields))) else ""), at
 
 
 def _meta(fields: dict, cfg: Config, where: tuple[str, str, str], read: tuple[str, float, int, int]) -> dict:
@@ -260,13 +304,16 @@ def _read_transcript(fields: dict, loop: CompoundLoopConfig, env: Env | None,
 def _part_to_read(fields: dict, path: str, budget: int, env: Env | None) -> tuple[int, View]:
     """(offset, view): only the conversation after what was distilled. ``lh knowledge handoff-now`` asks
     for the whole session, once something was said since it was last distilled, or always with
-    ``--again`` (``queue.AGAIN``): a second one with nothing new makes no model call (ADR 0075)."""
+    ``--again`` (``queue.AGAIN``): a second one with nothing new makes no model call (ADR 0075). A task
+    whose earlier run read the whole session and was cut short after its persist (the cursor names the
+    task) reads on from the cursor: the whole read is in memory, a second would be a second call."""
     from lazy_harness.worker import cursor
 
     agent = agent_of(fields)
     offset = cursor.start(env, fields.get("session_id", ""), path)
     view = cursor.read_view(path, budget, offset, agent)
-    if fields.get("event") == WHOLE_SESSION_EVENT and offset and (view.entries or fields.get(queue.AGAIN) == "1"):
+    if (fields.get("event") == WHOLE_SESSION_EVENT and offset and (view.entries or fields.get(queue.AGAIN) == "1")
+            and not _moved_by_this_task(fields, env, path)[0]):  # why: its cut-short run read it whole already
         offset, view = 0, cursor.read_view(path, budget, 0, agent)
     return offset, view
 
