@@ -172,6 +172,8 @@ def fix_for_file(path: str, why: str) -> str | None:
         if marker not in why:
             continue
         named = why.rsplit(marker, 1)[0]  # why: a followed link's target, the holder: not always ``path``
+        if marker == " is not a regular file" and (elsewhere := _not_a_file_elsewhere(path, named)):
+            return elsewhere
         owner = _owner_if_not_yours(named)
         if marker == " cannot be opened as a folder (":
             if not denied:
@@ -185,6 +187,21 @@ def fix_for_file(path: str, why: str) -> str | None:
             return (f"ask {owner} or an administrator to move {named} aside, or point LH_CONFIG at a file of "
                     "yours")
         return f"move {named} aside (it is {owner}'s){init}" if owner else f"move {named} aside{init}"
+    return None
+
+
+def _not_a_file_elsewhere(path: str, named: str) -> str | None:
+    """The fix for config.toml (``path``) that is not a regular file when that is not lh's own file in
+    its own place, else None (moved aside there, then written again by ``lh config init``; another file
+    of ours, the hooks' bundle, moved aside too): reached through a link, the link is removed; named by
+    ``$LH_CONFIG``, that is pointed at a file. why: what is not a file there is the person's (/dev/null,
+    their home folder): moving it aside did harm."""
+    if os.path.abspath(path) != os.path.abspath(paths.config_file()):
+        return None
+    if os.path.abspath(named) != os.path.abspath(path):  # why: a dotfiles link to /dev/null or a folder
+        return f"remove the link {path} (it leads to {named}), then lh config init writes a new one"
+    if paths.own_config_dir() is None:
+        return f"point LH_CONFIG at a config.toml file ({named} is not one)"
     return None
 
 

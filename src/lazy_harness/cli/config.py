@@ -117,11 +117,19 @@ def _read_checked(target: str, env: Mapping[str, str] | None) -> tuple[bytes | N
         raise ConfigError(f"{target}: cannot read: {exc.strerror or exc}") from None
 
 
+NOT_A_FILE = " is not a regular file"  # how private.open_config says a config.toml is a folder, FIFO or device
+
+
 def _refused(target: str, why: str, read: bool) -> str:
     """The line for a config.toml the loaders do not read: which file, why, what is in effect (when it
     is the file lh reads: ``read``), the fix."""
     fixable = "open to group or others" in why or "belongs to uid" in why  # why: private.fix's cases
-    fixed = private.fix_for_file(target, why) or (private.fix(target, why) if fixable else None)
+    if not read and why.endswith(NOT_A_FILE):
+        # why: PATH given names a device or a folder (/dev/null, the home folder); "move it aside", right for
+        # lh's own config.toml in its place, was harmful to follow
+        fixed: str | None = f"give the path of a config.toml file; with no PATH this checks {paths.config_file()}"
+    else:
+        fixed = private.fix_for_file(target, why) or (private.fix(target, why) if fixable else None)
     hint = f" (hint: {fixed})" if fixed else ""
     return f"{target}: not read: {why}{'; lh uses the defaults' if read else ''}{hint}"
 

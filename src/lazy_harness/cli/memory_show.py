@@ -27,6 +27,7 @@ from lazy_harness.memory import files, frontmatter, handoff, held_shown, ids, pr
 from lazy_harness.memory.fence import date_of, local_time
 from lazy_harness.project_identity import project_name
 from lazy_harness.recall import search as search_core
+from lazy_harness.recall.index import sources
 from lazy_harness.recall.readback import codex_fit as fitting
 from lazy_harness.recall.readback import digest as recall
 from lazy_harness.regular_file import open_regular
@@ -362,7 +363,9 @@ def _show_learnings(ldir: str, name: str, mdir: str, cfg: Config, states: States
         if edited_by_hand(learning, learning["body"]):  # why: a later text of its title stands beside it (ADR 0063)
             tag = "; ".join(t for t in (tag, EDITED) if t)
         # why: held for a secret, or ended holding one: redacted (ADR 0062)
-        title = held_shown.text(learning.get("title"), states.redact_by(now, lambda: text))  # noqa: B023
+        # why the index's rule: titled as lh memory search titles it (a YAML list's items, else the file's name)
+        title = held_shown.text(sources.title_of(learning, learning["path"]),
+                                states.redact_by(now, lambda: text))  # noqa: B023
         # why: another machine's learning says so, as its decisions and failures do and search labels it
         came = search_core.came_from({"prov": provenance.describe(learning, "learning", session_key="origin_session",
                                                                   project_field="origin")})

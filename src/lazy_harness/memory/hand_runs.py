@@ -187,12 +187,13 @@ def not_waiting(memory_dir: str, learnings_dir: str, eid: str, kind: str, cross:
     (approved already, replaced, shown where it belongs). ``cross``: the ``[trust] cross_projects`` policy."""
     from lazy_harness.memory import state
 
+    meta: dict = {}
     if kind == "learning":
         found = [p for p in files.recent_learning_files(learnings_dir, 10**6) if learnings.id_of(p) == eid]
         if not found:
             return LhError(f"no learning {eid} in {learnings_dir}", hint="lh memory held")
-        name, detail = state.of_learning({**frontmatter.read_frontmatter_values(found[0], _STATE_KEYS),
-                                          "path": found[0]}, cross)
+        meta = {**frontmatter.read_frontmatter_values(found[0], _STATE_KEYS), "path": found[0]}
+        name, detail = state.of_learning(meta, cross)
     else:
         name, detail = _state_of_entry(memory_dir, eid, kind)
     if name == "":
@@ -200,10 +201,23 @@ def not_waiting(memory_dir: str, learnings_dir: str, eid: str, kind: str, cross:
                        hint="lh memory held")
     if name == state.FORGOTTEN:
         return LhError(f"{eid} is forgotten, and approve does not bring it back", hint=f"lh memory undo {eid}")
-    why = {state.APPROVED: "it is approved already, and other projects' sessions get it",
+    why = {state.APPROVED: f"it is approved already, and {_who_gets(kind, meta)}",
            state.ACTIVE: "nothing holds it from the sessions it is for"}.get(name)
     why = why or f"it is {state.label((name, detail))}"
     return LhError(f"{eid} waits for no approval: {why}", hint="lh memory held lists what waits")
+
+
+def _who_gets(kind: str, meta: dict) -> str:
+    """Whose sessions get an approved entry: a general learning (any scope but ``project``) every
+    project's; a project's learning the project's that wrote it; a decision, failure or open item this
+    project's. why: "other projects' sessions get it" was said of each, and only the first goes there."""
+    from lazy_harness.memory import state
+
+    if kind != "learning":
+        return "this project's sessions get it"
+    if state.crosses(meta):
+        return "other projects' sessions get it"
+    return "the sessions of the project that wrote it get it (scope: project)"
 
 
 # the frontmatter keys state.of_learning reads

@@ -162,7 +162,7 @@ def read_learning(path: str) -> dict | None:
     if not meta and state.no_frontmatter({"path": path}) == state.EMPTY:
         return None
     active = frontmatter.is_active(meta)
-    title = text_of(meta.get("title")) or ids.title_of_file(path)
+    title = title_of(meta, path)
     _, heading, learning = body.partition("## Learning")
     learning = learning.split("\n## ", 1)[0] if heading else body
     # why KEPT and the title as the twin: files of one id and title are one learning (``learnings.once``)
@@ -173,12 +173,29 @@ def read_learning(path: str) -> dict | None:
                                         project_field="origin"),
             "sess": text_of(meta.get("origin_session")).strip(),
             "scope": text_of(meta.get("scope")).strip().lower(), "file": path, "line": 0,
-            "ts": text_of(meta.get("created"))[:40], "title": title, "body": text_of(body.replace("#", " ")),
+            "ts": _time_of(meta, path), "title": title, "body": text_of(body.replace("#", " ")),
             "tags": tags_of(meta, title, body), "detail": " ".join(learning.split())[:MAX_FIELD],
             "uncued": not text_of(meta.get("cues")).strip(), "cues": cues_of(meta.get("cues")),
             # why damaged: a quote left open swallowed its origin and status; no session may be given it
             "status": state.DAMAGED if damage else "active" if active
             else (text_of(meta.get("status")) or "deprecated")}
+
+
+def title_of(meta: dict, path: str) -> str:
+    """A learning's title as every listing prints it (``lh memory search`` from the index, ``show``): a
+    YAML list's items joined (``title: [a, b]`` is "a b", not Python's ``['a', 'b']``); none, its file
+    name's (``ids.title_of_file``)."""
+    return text_of(meta.get("title")) or ids.title_of_file(path)
+
+
+def _time_of(meta: dict, path: str) -> str:
+    """A learning's time: its ``created``, else (none, or no time: a learning written by hand) its file
+    name's day, by which ``lh memory show`` and the session start date it too (``learnings.day_of``).
+    why: kept as its empty ``created``, search listed as ``undated`` what show dated by its file name."""
+    from lazy_harness.memory.fence import date_of
+
+    created = text_of(meta.get("created"))[:40]
+    return created if date_of(created) else (date_of(os.path.basename(path)) or created)
 
 
 def file_stamps(folder: str) -> dict[str, str]:
