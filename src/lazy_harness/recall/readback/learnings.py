@@ -295,22 +295,20 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
         stats["errors"].append(f"{len(heads.not_files)} learning(s) not a regular file, not read "
                                f"({'; '.join(heads.not_files[:DAMAGE_NAMED])}{more}); move them aside")
     readable = _readable(heads.brief, stats)
-    # why: what the running session wrote is no news (ADR 0034); once first: the newest file of an id
-    # stands for it (ADR 0059)
-    brief = once([h for h in readable if not provenance.from_session(h, stats["session"], "origin_session")],
-                 lambda h: h["id"])
+    # another project's learnings wait for approval (ADR 0032); why crosses() first: one compare a head
+    waiting = [] if cross == state.AUTO else [
+        h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
+        and state.of_learning(h, cross, env=env)[0] == state.WAITING]
+    brief = standing_here(readable, stats["session"], key, legacy, waiting)
     # why: not shown again to the session that wrote them, they are still this project's word on their titles
     written = {older_own.title_key(f) for h in readable
                if provenance.from_session(h, stats["session"], "origin_session") and own(h, project, key)
                and is_active(h) and (f := heads.full(h)) is not None}
     stats["own_learnings"] = sum(1 for h in brief if own(h, project, key) and is_active(h))
     stats["held_learnings"] = [h["id"] for h in readable if h.get("status") == "held"]
-    # another project's learnings wait for approval (ADR 0032); why crosses() first: one compare a head
-    waiting = {} if cross == state.AUTO else {
-        h["id"]: h for h in readable if state.crosses(h) and not state.written_in(h, key, project)
-        and state.of_learning(h, cross, env=env)[0] == state.WAITING}
-    stats["waiting_learnings"] = list(waiting)
-    stats["waiting_held"] = _held_check(heads, waiting, screen)
+    waiting_ids = {h["id"]: h for h in waiting}
+    stats["waiting_learnings"] = list(waiting_ids)
+    stats["waiting_held"] = _held_check(heads, waiting_ids, screen)
     want = n + SCREEN_MARGIN  # why: ranked (and read whole) only as far as a few held ones could reach
     whole = [f for f in map(heads.full, contenders(brief, project, want, key, legacy, cross, env)) if f is not None]
     if problem := heads.save():
@@ -326,6 +324,20 @@ def to_show(candidates: list[str], n: int, root: str, cfg: Config, env: Env, sta
         stats["errors"].append(problem)
     mark_hand_edits(shown)
     return shown
+
+
+def standing_here(readable: list[dict], session: str | tuple[str, ...], key: Key,
+                  legacy: Callable[[Record], bool] | None, waiting: list[dict]) -> list[dict]:
+    """The brief heads that stand for their ids at this start: ``readable`` less what the running session
+    wrote (no news to it, ADR 0034), less what cannot be shown here (another project's ``scope: project``
+    learning, or one without a key this project neither adopted nor wrote: ``held.belongs``; another
+    project's waiting for approval, ``waiting``), then the newest file of each id (``once``, ADR 0059).
+    why that order: a learning corrected by hand in a new file (its title kept, no key) is its id's newest
+    file; kept first, it displaced the project's own text and was left out itself, so the start showed
+    neither until the correction was adopted, and never when two projects have its origin's name."""
+    left = {id(h) for h in waiting}
+    return once([h for h in readable if not provenance.from_session(h, session, "origin_session")
+                 and id(h) not in left and (key is None or held.belongs(h, key, legacy))], lambda h: h["id"])
 
 
 HAND_EDITED = "edited_by_hand"  # set on a shown head whose text the person edited beside another of its title
