@@ -286,6 +286,12 @@ def excerpt(body: str) -> str:
     return " ".join(chunk[:4 * CAP_EXCERPT].partition("\n#")[0].split())
 
 
+# why: Kept.save runs when the read ends, and a start killed at its timeout keeps nothing it worked out:
+# a text this long (tens of milliseconds of the rules, up to a tenth of a second) is kept as soon as it
+# is checked, so the next start goes on from there (ADR 0088)
+KEEP_AT_ONCE = 2000
+
+
 class Screen:
     """The hold check at read time (memory/trust.py): an entry whose text reads as an instruction to
     the agent is left out, unless the person approved it; what it left out is in ``found``, for the
@@ -304,6 +310,7 @@ class Screen:
         # plain set of ids (a caller's own word) is taken as it is. A learning: the person's MAC of its
         # file's text (ADR 0052)
         env = self.approved.env if isinstance(self.approved, Approvals) else None  # whose key counts
+        checks = self.verdicts.checks if self.verdicts is not None else 0
         if (head is not None and state.approved_learning(head, env=env)) or (
                 self.approved.ok(kind, eid, text) if isinstance(self.approved, Approvals) else eid in self.approved):
             # why: a secret holds an entry whatever approved it (ADR 0056); kept per text, so an approved
@@ -311,6 +318,19 @@ class Screen:
             why = trust.secret(text) if self.verdicts is None else self.verdicts.secret(text)
         else:
             why = trust.reason(text) if self.verdicts is None else self.verdicts.reason(text)
+        if self.verdicts is not None and self.verdicts.checks > checks and len(text) >= KEEP_AT_ONCE:
+            try:
+                self.verdicts.save(keep_known=True)
+                # why: the save when the read ends still writes only what this read used
+                self.verdicts.worked_out += 1
+            except OSError:  # why: a cache; the save when the read ends says what failed
+                pass
         if why:
             self.found.append((kind, eid, head["path"] if head else "", why))
         return not why
+
+    def unread(self) -> list[str]:
+        """The entries left out unread for their length (``trust.TOO_LONG``), as words for hooks.log:
+        ``decision d-1a2b3c4d not read: too long to check (307,245 characters, over the 16,000 ...)``."""
+        return [f"{kind} {eid} not read: {why.partition('):')[0]})" for kind, eid, _, why in self.found
+                if why.startswith(trust.TOO_LONG)]

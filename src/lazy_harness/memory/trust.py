@@ -20,7 +20,8 @@ never injected) when its text, all its fields read as one, asks the agent to:
 or when it holds a secret the redactor (``lazy_harness.redact``) would take out (ADR 0056): the worker
 redacts what it writes, but an entry that arrives by sync or by hand was never redacted, and what is
 shown to a session is sent to the model. Its reason names the kinds and quotes the redacted words
-around the first (:func:`secret`), never the secret.
+around the first (:func:`secret`), never the secret. A text longer than :data:`LONGEST` characters is
+held unread, its length the reason (:func:`too_long`, ADR 0088).
 
 Before matching, the text is folded the ways it is disguised (ADR 0033): tag characters read as the
 ASCII they shadow, NFKC (full-width and mathematical letters), format characters (zero-width,
@@ -311,10 +312,30 @@ def secret(text: str) -> str | None:
 LEARNING_HEADING, CONTEXT_HEADING = "## Learning", "## Context"
 
 
+# why: the rules are linear in what they read, but slow to read it: about 10 us a character for each way
+# the text is read (:func:`forms`: three for most prose, three more for the text reversed when it speaks
+# of reversing), so about 50 us a character of an entry at SessionStart. A 300 KB document pasted into a
+# rationale took 15 s there, past the hook's 10 s timeout, which kept no verdict: every later start met it
+# again (ADR 0088). A longer text is held unread, with its length as the reason. Above what the worker
+# writes (2,000 characters a long field: about 7,000 an entry) and what the index reads of an entry
+# (its title and detail, 4,000 characters each): neither is ever held for its length.
+LONGEST = 16_000
+TOO_LONG = "too long to check"  # then its length and the limit (:func:`too_long`)
+
+
+def too_long(length: int) -> str:
+    """The reason of a text of ``length`` characters (as the check would read it) over :data:`LONGEST`."""
+    return (f"{TOO_LONG} ({length:,} characters, over the {LONGEST:,} the check reads): keep a long document in a "
+            "file and name the file in the entry, or shorten it")
+
+
 def hostile(text: str) -> str | None:
-    """Why ``text`` reads as an instruction aimed at the agent (one of ``REASONS``), else None."""
+    """Why ``text`` reads as an instruction aimed at the agent (one of ``REASONS``), else None; a text
+    over :data:`LONGEST` characters, as typed or as the rules would read it, is not read: :func:`too_long`."""
     if not text or not text.strip():
         return None
+    if len(text) > LONGEST:  # why before anything is read: even the cheap look costs 0.5 us a character
+        return too_long(len(text))
     why = _reason_as_read(text)
     if why:
         return why
@@ -328,7 +349,12 @@ def _reason_as_read(text: str) -> str | None:
         return None
     from lazy_harness.memory import trust_rules
 
-    for form in forms(text):
+    read = forms(text)
+    # why: NFKC makes some characters many letters (U+FDFA, 18): the rules are handed no more than the limit
+    longest = max(map(len, read))
+    if longest > LONGEST:
+        return too_long(longest)
+    for form in read:
         for k in sets:
             if trust_rules.matches(k, form):
                 return REASONS[k]
@@ -434,11 +460,27 @@ def check_session(records: list[tuple[dict, str]]) -> list[str | None]:
     for i in free:
         for j in free:
             if i != j:  # why hostile: each was read for a secret; two joined would only join a name to a value
-                why = hostile(f"{texts[i]} {texts[j]}")
-                if why:
+                why = hostile(f"{_end(texts[i])} {_start(texts[j])}")
+                if why and not why.startswith(TOO_LONG):  # why: each alone was read whole
                     together[i] = together[i] or why
                     together[j] = together[j] or why
     return together
+
+
+# why: two entries read together (check_session) are each read whole alone; what only the two joined
+# hold is within a rule's reach of where they meet (a few hundred characters), and the two whole may be
+# over LONGEST. Entries the worker writes are shorter than this: read together whole, as before
+_HALF = LONGEST // 2 - 1
+
+
+def _end(text: str) -> str:
+    """The end of ``text`` that a second entry read after it meets, from a word's start."""
+    return text if len(text) <= _HALF else text[-_HALF:].partition(" ")[2]
+
+
+def _start(text: str) -> str:
+    """The start of ``text`` that meets the end of an entry read before it, up to a word's end."""
+    return text if len(text) <= _HALF else text[:_HALF].rpartition(" ")[0]
 
 
 def digest(text: str) -> str:

@@ -15,6 +15,7 @@ what follows it ("is the fix") or by a limit ("only when the disk is full").
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from lazy_harness.memory import trust_intent
@@ -495,27 +496,90 @@ def compiled(k: int) -> list[tuple[re.Pattern[str], Excuse]]:
     return pats
 
 
-def _excused(form: str, m: re.Match[str], excuse: tuple[bool, re.Pattern[str] | None]) -> bool:
-    if not _excuses:
-        _excuses.extend(re.compile(p, re.IGNORECASE) for p in (_NOT_BEFORE, _DESCRIBES_AFTER, _LIMIT, _SENTENCE_END))
-    not_before, describes, limit, end = _excuses
+# why: the negation looked for before a match is a word and two more, then punctuation, and the words
+# that describe it after it are a few more: each read within this many characters of the match, not
+# from its sentence's start or to its end (see _Sentences)
+_LOOK_BACK = 400
+
+
+class _Sentences:
+    """The sentences of one form (``trust.forms``), found once for all the matches the rules of a set
+    excuse in it, with what the excuses found in each. why: each match was read from its sentence's
+    start, and its sentence ends searched from the text's start: a text of 16,000 characters that is
+    one sentence of excused matches ("never pass --dangerously-skip-permissions, never ...") took 2 s."""
+
+    def __init__(self, form: str) -> None:
+        if not _excuses:
+            _excuses.extend(re.compile(p, re.IGNORECASE)
+                            for p in (_NOT_BEFORE, _DESCRIBES_AFTER, _LIMIT, _SENTENCE_END))
+        self.form = form
+        found = [(e.start(), e.end()) for e in _excuses[3].finditer(form)]
+        self.starts, self.ends = [a for a, _ in found], [b for _, b in found]
+        self.seen: dict[tuple[int, int, int], bool] = {}
+
+    def around(self, m: re.Match[str]) -> tuple[int, int]:
+        """Where the sentence of ``m`` starts (after the last end before it) and stops (at the first end
+        after it), as the end pattern finds them in the text up to ``m`` and from its end."""
+        at = m.start()
+        i = bisect.bisect_right(self.ends, at)
+        start = self.ends[i - 1] if i else 0
+        # why: read up to ``m`` only, a "." just before it ends a sentence there (``$`` of the end pattern)
+        if at and self.form[at - 1] in ".!?":
+            start = at
+        j = bisect.bisect_left(self.starts, m.end())
+        return start, self.starts[j] if j < len(self.starts) else len(self.form)
+
+    def negated(self, start: int, at: int) -> bool:
+        """Whether a negation stands just before ``at`` (``_NOT_BEFORE``), in its sentence from ``start``.
+        why the last characters from a word's start: a match there is one in the whole sentence (a space
+        before it, as ``\\b`` reads it); one that would start further back is not found, and the rule holds."""
+        lo = start
+        if at - start > _LOOK_BACK:
+            space = self.form.find(" ", at - _LOOK_BACK, at)
+            if space < 0:
+                return False
+            lo = space + 1
+        return bool(_excuses[0].search(self.form[lo:at]))
+
+    def after(self, end: int, stop: int) -> str:
+        """The sentence after a match that ends at ``end``, as ``_DESCRIBES_AFTER`` reads it (45 characters
+        at most): up to the last space of its next 400 characters when that space is 200 or more on (a
+        space after them, as ``\\b`` reads the whole sentence), else all of it."""
+        if stop - end > _LOOK_BACK:
+            space = self.form.rfind(" ", end, end + _LOOK_BACK)
+            if space > end + _LOOK_BACK // 2:
+                stop = space
+        return self.form[end:stop]
+
+    def holds(self, pattern: re.Pattern[str], start: int, stop: int) -> bool:
+        """Whether ``pattern`` is found in the sentence ``form[start:stop]``, searched once a sentence."""
+        key = (id(pattern), start, stop)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = bool(pattern.search(self.form[start:stop]))
+        return found
+
+
+def _excused(s: _Sentences, m: re.Match[str], excuse: tuple[bool, re.Pattern[str] | None]) -> bool:
     strict, extra = excuse
-    start = max((e.end() for e in end.finditer(form, 0, m.start())), default=0)
-    stop = next((e.start() for e in end.finditer(form, m.end())), len(form))
-    sentence = form[start:stop]
-    if not_before.search(form[start:m.start()]):
+    start, stop = s.around(m)
+    if s.negated(start, m.start()):
         return True
-    if not strict and (describes.search(form[m.end():stop]) or limit.search(sentence)):
+    if not strict and (_excuses[1].search(s.after(m.end(), stop)) or s.holds(_excuses[2], start, stop)):
         return True
-    return extra is not None and bool(extra.search(sentence))
+    return extra is not None and s.holds(extra, start, stop)
 
 
 def matches(k: int, form: str) -> bool:
     """Whether a rule of set ``k`` holds the text ``form`` (one of ``trust.forms``)."""
+    sentences = None
     for pat, excuse in compiled(k):
         for m in pat.finditer(form):
-            if excuse is None or not _excused(form, m, excuse):
+            if excuse is None:
                 return True
-            if excuse is not None and m.start() == m.end():
+            sentences = sentences or _Sentences(form)
+            if not _excused(sentences, m, excuse):
+                return True
+            if m.start() == m.end():
                 break
     return False

@@ -316,6 +316,7 @@ def read_sections(root: str, cfg: Config, env: Env, now: float, stats: dict) -> 
             stats["errors"].append(f"{name}: {type(exc).__name__}: {exc}")
             head, items = [], []
         sections.append((name, head, items))
+    stats["errors"] += screen.unread()  # why: hooks.log says what a start could not read, and why
     try:
         kept.save()
     except OSError as exc:  # why: a cache; the next start works the verdicts out again
