@@ -19,7 +19,7 @@ from lazy_harness.cli.config import dangling
 from lazy_harness.cli.doctor_distiller import check_distiller
 from lazy_harness.cli.doctor_folders import check_claude_dir_before, check_private_folders, check_writable
 from lazy_harness.cli.doctor_hooks import check_bundle, check_hooks
-from lazy_harness.cli.doctor_memory import (check_index, check_learning_files, check_memory,
+from lazy_harness.cli.doctor_memory import (check_index, check_learning_files, check_long_texts, check_memory,
                                             check_memory_lines, check_resident, check_sync)
 from lazy_harness.cli.doctor_queue import check_ledger_lines, check_queue
 from lazy_harness.cli.doctor_report import Report
@@ -111,6 +111,7 @@ def doctor(ctx: click.Context) -> None:
         check_memory(r, values)
         check_memory_lines(r, values)
         check_learning_files(r, values)
+        check_long_texts(r, values)
     # why one read of the ledger for its lines and the spend: each read checks every line of the month;
     # the spend first, so its open-call markers are read before the ledger (budget.spend)
     from lazy_harness.cost import budget, snapshot

@@ -184,6 +184,25 @@ def check_learning_files(r: Report, values: Config) -> None:
                                          if more > 0 else []))
 
 
+SHOWN_TOO_LONG = 3  # entries too long to check named one by one; lh memory check names every one
+
+
+def check_long_texts(r: Report, values: Config) -> None:
+    """The entries of every project and the learnings whose text is too long for the hold check to read
+    (``memory.long_texts``, ADR 0088), as ``lh memory check --all-projects`` names them: held from sessions
+    until the person approves them, which SessionStart says only in hooks.log."""
+    from lazy_harness.memory import long_texts
+
+    found = long_texts.found(paths.all_memory_dirs(None, values["memory"]["path"] or None),
+                             paths.learnings_dir(values["knowledge"]["path"] or None))
+    if not found:
+        return
+    more = len(found) - SHOWN_TOO_LONG
+    shown = found[:SHOWN_TOO_LONG] + ([f"... and {more:,} more (lh memory check --all-projects)"] if more > 0 else [])
+    r.warn_each("memory texts", f"{len(found):,} entry(s) too long for the hold check to read, held until approved",
+                "lh memory check --all-projects lists them; lh memory approve ID", shown)
+
+
 def check_sync(r: Report, values: Config) -> None:
     from lazy_harness import sync
 
