@@ -375,11 +375,16 @@ def version_id(taken: dict[str, str], origin: str, title: str, text: object, ses
     raise ValueError("no free id for a learning")  # 40 hex characters held by other titles
 
 
-def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, origin: str) -> list[dict]:
+def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, origin: str,
+             keys: frozenset[str] | None = None) -> list[dict]:
     """Every readable file of ``origin``'s learning ``title`` on any day, whatever its id and however its
     title is spelt (``ids.title_words``): the texts the title has had. Each as {path, id, status, session,
     by, now, wrote}: ``now`` the :func:`text_key` of its text as it is, ``wrote`` the one it was written
-    with ("" before ``text_digest``). Only names that start as its slug does (dashes aside) are opened."""
+    with ("" before ``text_digest``). Only names that start as its slug does (dashes aside) are opened.
+    ``keys``: the memory keys of the project asking (its own and its aliases): a file recording another
+    key is left out, whatever its scope. why: two repositories of one folder name share ``origin``, and
+    one's session deprecated the other's learning as an older text of its title. A file recording no key
+    (written before keys were) counts by its origin, as it did."""
     from lazy_harness.memory.approval import learning_parts
 
     # why words, not the id's key: a title spelt otherwise (``orders-table``, ``Orders table``) is the same
@@ -394,6 +399,8 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
             meta = parsed[0] if parsed else {}
             if not meta or (normalise(meta.get("origin") or ""), ids.title_words(meta.get("title") or "")) != identity:
                 continue
+            if keys is not None and foreign(meta, keys):
+                continue
             out.append({"path": path, "id": ids.of_learning(meta, path=path),
                         "status": str(meta.get("status") or "active"), "session": one_line(meta.get("origin_session")),
                         "by": one_line(meta.get("deprecated_by")), "created": str(meta.get("created") or ""),
@@ -402,6 +409,13 @@ def of_title(learnings_dir: str, listing: dict[str, list[str]], title: str, orig
                         "part": _part_of(meta.get("origin_part")), "check": one_line(meta.get("origin_check"))})
     # why the epoch, not the stamp: two machines in other time zones stamp with other offsets
     return sorted(out, key=lambda v: (iso_epoch(v["created"]) or 0.0, v["created"]), reverse=True)
+
+
+def foreign(head: dict, keys: frozenset[str]) -> bool:
+    """Whether a learning's head records the memory key of a project other than the one of ``keys`` (its
+    own and its aliases). A head with no key (written before keys were recorded) is nobody's here."""
+    recorded = head.get("project_folder")
+    return isinstance(recorded, str) and bool(recorded) and recorded not in keys
 
 
 def _digest_of(value: object) -> str:

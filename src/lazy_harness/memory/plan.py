@@ -80,6 +80,7 @@ class Plan:
         # learning files renamed by hand, under their titles' names (learnings.renamed)
         self.renamed: dict[str, list[str]] = {}
         self._written: set[str] | None = None  # written_ids
+        self._keys: frozenset[str] | None = None  # own_keys
 
     def written_ids(self) -> set[str]:
         """The ids of the entries the store wrote to this folder (memory/written.py), read once."""
@@ -88,6 +89,16 @@ class Plan:
 
             self._written = written.ids_of(self.memory_dir)
         return self._written
+
+    def own_keys(self) -> frozenset[str]:
+        """This project's memory keys, read once: its folder's, an alias of it that counts (memory/aliases.py)
+        and the key the answer's meta names. A learning recording another key is another project's."""
+        if self._keys is None:
+            from lazy_harness.memory import aliases
+
+            named = {one_line(self.meta.get("project_folder"))}
+            self._keys = frozenset((aliases.owned(self.memory_dir, self.env).keys | named) - {""})
+        return self._keys
 
     def add(self, kind: str, path: str, preview: str = "", payload: Any = None) -> None:
         preview = one_line(preview)
@@ -279,15 +290,28 @@ def _plan_learnings(p: Plan, distilled: dict) -> None:
         path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, lid)
         # why: re-processed after midnight, or restated weeks later: the same learning, on another day
         found = path if exists else learnings.file_of(p.learnings_dir, listing, title, lid, p.now)
-        if not found:
+        theirs = bool(found) and _theirs(p, str(found))
+        if not found or theirs:
             here = _of_keys(p, scanned) if here is None else here
             found = learnings.readable(here.get(key) or [])
             if found:  # why: written under this project's key by a machine whose folder has another name
                 lid = learnings.id_of(found) or lid
-        if not found and taken.get(lid) != identity:  # its title edited by hand, its file renamed too
+        if not found and theirs:
+            _plan_new_text(p, item, (title, origin), taken, [])
+        elif not found and taken.get(lid) != identity:  # its title edited by hand, its file renamed too
             p.add(SKIP, p.learnings_dir, f"already there as {lid}, its title edited by hand since: {title}")
         else:
             _plan_learning(p, item, title, lid, (path, exists, found), lid in recent)
+
+
+def _theirs(p: Plan, path: str) -> bool:
+    """Whether the learning file ``path`` records another project's key: a repository of the same folder
+    name (so the same ``origin``) wrote it, and its id, derived from origin and title, is this one's.
+    why: taken for this project's learning, its text was "already there" and this project's was lost, or
+    this project's session deprecated it. A file with no key counts by its name, as before."""
+    from lazy_harness.memory import learnings
+
+    return learnings.foreign(frontmatter.read_frontmatter_values(path, ("project_folder",)), p.own_keys())
 
 
 def _mark_gone(versions: list[dict], sid: str, transcript: object) -> None:
@@ -312,7 +336,7 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
     from lazy_harness.memory import learnings, lineage
 
     title, origin = named
-    versions = learnings.of_title(p.learnings_dir, listing, title, origin)
+    versions = learnings.of_title(p.learnings_dir, listing, title, origin, p.own_keys())
     if not versions:
         return None
     sid = one_line(p.meta.get("session_id"))
@@ -328,16 +352,28 @@ def _text_of_title(p: Plan, item: dict, named: tuple[str, str], listing: dict[st
         return ""
     if same:
         return same
+    _plan_new_text(p, item, named, taken, older)
+    return ""
+
+
+def _plan_new_text(p: Plan, item: dict, named: tuple[str, str], taken: dict[str, str], older: list[str]) -> None:
+    """A ``rewrite`` row for a new text of the title ``named`` (title, origin): a file of its own, its id
+    derived from title, origin, text and session (``learnings.version_id``), deprecating ``older``. With
+    none, the project's first text of a title a repository of the same name has (:func:`_theirs`): that
+    one's file is left as it is, and the id differs from its id."""
+    from lazy_harness.memory import learnings
+
+    title, origin = named
+    sid = one_line(p.meta.get("session_id"))
     vid = learnings.version_id(taken, origin, title, item.get("learning"), sid)
     taken[vid] = ids.key_of("learning", title, origin)
     path, exists = learnings.find_slot(p.learnings_dir, title, p.now, origin, vid)
     if exists:
         p.add(EXISTS, path, title)
-        return ""
+        return
     replaced = [learnings.id_of(o) or "?" for o in older]
     p.add(REWRITE, path, f"{vid} {title}" + (f" (replaces {', '.join(replaced)})" if replaced else ""),
           (item, vid, older))
-    return ""
 
 
 def _plan_splits(p: Plan) -> None:
@@ -359,7 +395,7 @@ def _plan_splits(p: Plan) -> None:
     for old in sorted(split):
         head = frontmatter.read_frontmatter_values(old, ("title", "origin"))
         title = one_line(head.get("title"))
-        versions = learnings.of_title(p.learnings_dir, listing, title, one_line(head.get("origin")))
+        versions = learnings.of_title(p.learnings_dir, listing, title, one_line(head.get("origin")), p.own_keys())
         keep, older = learnings.newest_of(versions, claimants, undone)
         older = [o for o in older if o not in planned]
         if keep and older:
@@ -385,10 +421,9 @@ def met(memory_dir: str, learnings_dir: str, meta: dict, now: float, env: Env | 
 def _of_keys(p: Plan, scanned: list[tuple[str, dict]]) -> dict[str, list[str]]:
     """This project's learnings by title key (``learnings.of_keys``): under its memory key, an alias of
     it (memory/aliases.py) or the key the answer's meta names."""
-    from lazy_harness.memory import aliases, learnings
+    from lazy_harness.memory import learnings
 
-    keys = (aliases.owned(p.memory_dir).keys | {one_line(p.meta.get("project_folder"))}) - {""}
-    return learnings.of_keys(p.learnings_dir, keys, scanned)
+    return learnings.of_keys(p.learnings_dir, p.own_keys(), scanned)
 
 
 def _plan_learning(p: Plan, item: dict, title: str, lid: str, where: tuple[str, bool, str | None],
