@@ -49,8 +49,9 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
         if changes.set_learning_status(path, learnings_dir, "active", None, f"{APPROVED}{approval.SIGNED}{signed}",
                                        now, j, only_from=(HELD, state.ACTIVE)) and meta.get("status") == HELD:
             # why held only: one that waited to cross projects was shown here, its title settled when written
-            replace_older(learnings_dir, path, meta, j, now)
-            if (newer := newer_stands(learnings_dir, path, meta, j, now)) and told is not None:
+            keys = _keys_of(memory_dir, meta, env)
+            replace_older(learnings_dir, path, meta, j, now, keys)
+            if (newer := newer_stands(learnings_dir, path, meta, j, now, keys)) and told is not None:
                 told.append(f"{lid} is approved and stays replaced by {newer}, a newer text of its title written "
                             f"while it was held (lh memory forget {newer} shows it instead)")
         return
@@ -73,16 +74,30 @@ def approve(memory_dir: str, learnings_dir: str, eid: str, kind: str, path: str,
             j.note(f"supersede {old} by {eid}: approved")
 
 
-def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: float) -> list[str]:
+def _keys_of(memory_dir: str, meta: dict, env: Env | None) -> frozenset[str] | None:
+    """The memory keys of the project whose learning ``meta`` is (its recorded key and that project's
+    aliases: ``learnings.of_title``), None for one written before keys were (its origin's name decides).
+    why: another repository of the same folder name shares the origin; its text is never replaced here."""
+    from lazy_harness.memory import aliases
+
+    key = meta.get("project_folder")
+    if not isinstance(key, str) or not key:
+        return None
+    return aliases.owned(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), key), env).keys | {key}
+
+
+def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: float,
+                  keys: frozenset[str] | None = None) -> list[str]:
     """A learning the person approved replaces the older texts of its title, as the persist would have
     had the check not held it (ADR 0063): each active one written before it, not edited by hand, is
-    deprecated by it in the approval's run ``j`` (its undo shows them again). Returns their ids."""
+    deprecated by it in the approval's run ``j`` (its undo shows them again). Returns their ids. ``keys``:
+    its project's (:func:`_keys_of`); another project's text of the title is left as it is."""
     from lazy_harness.errors import LhError
     from lazy_harness.memory import changes, learnings
     from lazy_harness.memory.files import iso_epoch
 
     title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
-    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin)
+    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin, keys)
     mine = next((v for v in versions if v["path"] == path), None)
     if mine is None:
         return []
@@ -104,7 +119,8 @@ def replace_older(learnings_dir: str, path: str, meta: dict, j: Journal, now: fl
     return out
 
 
-def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: float) -> str | None:
+def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: float,
+                 keys: frozenset[str] | None = None) -> str | None:
     """A held learning the person approved after a newer text of its title was written (a later
     session's correction, which replaced the text shown while it was held) does not come back beside
     it (ADR 0071): it is deprecated by the newest active text of its title, in the approval's run, its
@@ -115,7 +131,7 @@ def newer_stands(learnings_dir: str, path: str, meta: dict, j: Journal, now: flo
     from lazy_harness.memory.files import iso_epoch
 
     title, origin = str(meta.get("title") or ""), str(meta.get("origin") or "")
-    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin)
+    versions = learnings.of_title(learnings_dir, learnings.titled_listing(learnings_dir), title, origin, keys)
     mine = next((v for v in versions if v["path"] == path), None)
     since = iso_epoch(mine["created"]) if mine else None
     # why of_title's order: the newest first
