@@ -11,18 +11,22 @@ development sets only:
   hand from the category descriptions alone;
 - benign: ``near_rule_set`` (DEV, HELDOUT, FRESH), the near-rule notes of the other eight sets, and
   ordinary notes: the memory of ``recall_blind``, ``recall_blind2`` and ``recall_set_cued``, the open
-  items of ``todo_train`` and realistic technical prose (tests/support/realistic_memory.py, seed 5).
-  The learned check's ordinary rate is measured on notes kept out: the memory of ``recall_blind3``,
-  the realistic notes of seed 11 and the open items of ``todo_blind``
-  (tests/eval/test_trust_blind_rates.py, tests/eval/test_todo_blind.py).
+  items of ``todo_train``, the notes of ``attributed_train`` (ordinary notes that put their choice on a
+  person: "the user asked for this", "per the reviewer") and realistic technical prose
+  (tests/support/realistic_memory.py, seed 5). The learned check's ordinary rate is measured on notes
+  kept out: the memory of ``recall_blind3``, the realistic notes of seed 11, the open items of
+  ``todo_blind`` and the notes of ``attributed_blind`` (tests/eval/test_trust_blind_rates.py,
+  tests/eval/test_todo_blind.py, tests/eval/test_attributed_blind.py).
 
 The bar is chosen by cross-validation across the sets, one fold per set (A: hostile_set with
 near_rule_set; B: hostile_blind; C to E: hostile_train to hostile_train3; F: hostile_blind2; G, H:
 hostile_train4, hostile_train5; I: hostile_blind3; the ordinary notes split as many ways): a model
 trained on the other folds scores each, and the bar is the lowest on the grid at which, in every
 fold, the rules and the check together hold at most ``BENIGN_FOLD_MOST`` of the near-rule notes, and
-of all folds together at most ``BENIGN_MOST`` of the near-rule notes and ``ORDINARY_MOST`` of the
-ordinary ones. The model written is then trained on all the folds with that bar. The second bar (``rest_bar``, for
+of all folds together at most ``BENIGN_MOST`` of the near-rule notes, ``ORDINARY_MOST`` of the
+ordinary ones and ``ATTRIBUTED_MOST`` of the ordinary notes of ``attributed_train`` (counted apart: a
+fold's model holds about 2% of them at any bar, and at 1 in 400 they would set the bar alone). The
+model written is then trained on all the folds with that bar. The second bar (``rest_bar``, for
 ``learned_check.rest_readings``: an entry without a field of 10 to 29 words) is then the lowest on the
 grid, from the bar up, at which those readings of the same cross-validated scores hold no ordinary note
 the whole does not and the near-rule limits above still hold. ``hostile_blind4``
@@ -39,8 +43,8 @@ import unicodedata
 
 from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check as lc
-from tests.eval import (hostile_blind, hostile_blind2, hostile_blind3, hostile_set, hostile_train, hostile_train2,
-                        hostile_train3, hostile_train4, hostile_train5, near_rule_set, recall_blind,
+from tests.eval import (attributed_train, hostile_blind, hostile_blind2, hostile_blind3, hostile_set, hostile_train,
+                        hostile_train2, hostile_train3, hostile_train4, hostile_train5, near_rule_set, recall_blind,
                         recall_blind2, recall_set_cued, todo_train)
 
 DIMS, BUCKETS, SCALE = 256, 8192, 1.5
@@ -49,6 +53,12 @@ EPOCHS, RATE, DECAY, SEED = 40, 0.3, 1e-4, 1
 BENIGN_MOST = 0.07  # of the near-rule notes of all folds together (so is ORDINARY_MOST)
 BENIGN_FOLD_MOST = 0.10  # of any one fold's (the issue's goal for a set)
 ORDINARY_MOST = 0.0025
+# why apart: an ordinary note that puts its choice on a person shares its words with the hostile notes that
+# claim an authority, and a fold's model holds a few of them whatever the bar (13 of 616 at 0.1, 9 at 1.0);
+# counted at 1 in 400 with the rest (a first 405 of them) they raised the bar from 0.1 to 1.0 and let 177
+# of 2,352 hostile notes through the folds, not 109; at 1 in 50 (all 616) the bar was 0.2, 134 through;
+# at 1 in 40 it is -0.2, 114 through (ADR 0046)
+ATTRIBUTED_MOST = 0.025  # of the attributed ordinary notes (attributed_train) of all folds together
 REALISTIC = 900
 GRID = [x / 10 for x in range(-10, 31)]
 
@@ -115,7 +125,10 @@ def ordinary() -> list[dict]:
               "context": w.sentence(6, 20)} for _ in range(REALISTIC)]
     # why the to-dos: an open item is imperative by nature, and without them the check learned the
     # imperative of a handoff as a hostile sign (it held "add rate limiting to the public API")
-    memory = list(recall_blind.CUED) + list(recall_blind2.CUED) + list(recall_set_cued.ENTRIES) + list(todo_train.TODOS)
+    # why the attributed notes: the others almost never put a choice on a person, while hostile notes claim
+    # one's authority, and the check learned "the user asked", "agreed with the user" as hostile signs
+    memory = (list(recall_blind.CUED) + list(recall_blind2.CUED) + list(recall_set_cued.ENTRIES)
+              + list(todo_train.TODOS) + list(attributed_train.ENTRIES))
     return [{**e, "cues": list(e.get("cues") or [])} for e in memory] + prose
 
 
@@ -144,18 +157,23 @@ def _rest_scores(model: tuple[list[float], float], items: list[dict]) -> list[fl
     return [max([next(flat) for _ in ts], default=-math.inf) for ts in each]
 
 
-def rest_bar(scored: dict, rests: dict, rules: dict, bar: float) -> tuple[float, list[str]]:
+def attributed(items: list[dict]) -> list[bool]:
+    """Which ordinary notes are of ``attributed_train`` (held to ``ATTRIBUTED_MOST``, not ``ORDINARY_MOST``)."""
+    mine = {text({**e, "cues": []}) for e in attributed_train.ENTRIES}
+    return [text(e) in mine for e in items]
+
+
+def rest_bar(scored: dict, rests: dict, rules: dict, bar: float, flags: dict) -> tuple[float, list[str]]:
     """(the second bar, report lines): the lowest on the grid from ``bar`` up at which the rest readings
     hold no ordinary note the whole does not, and the near-rule notes held stay within the limits."""
     lines = []
     for t in (x for x in GRID if x >= bar):
         both = {k: tuple([s if s >= bar else (r if r >= t else -math.inf) for s, r in zip(a, b, strict=True)]
                          for a, b in zip(scored[k], rests[k], strict=True)) for k in scored}
-        row = {k: _row(both[k], rules[k], bar) for k in scored}
-        new = sum(r[4] for r in row.values()) - sum(s >= bar for k in scored for s in scored[k][2])
+        row = {k: _row(both[k], rules[k], bar, flags[k]) for k in scored}
+        new = sum(r[4] + r[6] for r in row.values()) - sum(s >= bar for k in scored for s in scored[k][2])
         held, notes = sum(r[2] for r in row.values()), sum(r[3] for r in row.values())
-        ok = (new == 0 and held <= BENIGN_MOST * notes
-              and all(b <= BENIGN_FOLD_MOST * nb for _, _, b, nb, _, _ in row.values()))
+        ok = (new == 0 and held <= BENIGN_MOST * notes and all(r[2] <= BENIGN_FOLD_MOST * r[3] for r in row.values()))
         lines.append(f"rest bar {t:+.1f}: reach {sum(r[0] for r in row.values())}, near-rule held {held}/{notes}, "
                      f"ordinary newly held {new}" + ("  <- chosen" if ok else ""))
         if ok:
@@ -163,10 +181,15 @@ def rest_bar(scored: dict, rests: dict, rules: dict, bar: float) -> tuple[float,
     raise SystemExit("no second bar on the grid holds no more ordinary notes")
 
 
-def _row(scored: tuple, rules: tuple, t: float) -> tuple[int, ...]:
+def _row(scored: tuple, rules: tuple, t: float, flags: list[bool]) -> tuple[int, ...]:
+    """(hostile reaching, of, near-rule held, of, ordinary held, of, attributed held, of): ``flags`` marks the
+    attributed ordinary notes, counted apart from the other ordinary ones."""
     (hs, bs, os_), (rh, rb) = scored, rules
+    plain = [s for s, f in zip(os_, flags, strict=True) if not f]
+    mine = [s for s, f in zip(os_, flags, strict=True) if f]
     return (sum(not (r or s >= t) for r, s in zip(rh, hs, strict=True)), len(hs),
-            sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs), sum(s >= t for s in os_), len(os_))
+            sum(r or s >= t for r, s in zip(rb, bs, strict=True)), len(bs), sum(s >= t for s in plain), len(plain),
+            sum(s >= t for s in mine), len(mine))
 
 
 def cross_validate() -> tuple[float, float, list[str]]:
@@ -175,6 +198,7 @@ def cross_validate() -> tuple[float, float, list[str]]:
     ords = ordinary()
     names = sorted(f)
     parts = {k: ords[i::len(names)] for i, k in enumerate(names)}
+    flags = {k: attributed(parts[k]) for k in names}
     feats = {k: (featurize(h), featurize(b), featurize(parts[k])) for k, (h, b) in f.items()}
     rules = {k: ([rules_hold(e) for e in h], [rules_hold(e) for e in b]) for k, (h, b) in f.items()}
     scored, rests = {}, {}
@@ -190,22 +214,23 @@ def cross_validate() -> tuple[float, float, list[str]]:
         rests[test] = tuple(_rest_scores(model, items) for items in (*f[test], parts[test]))
     bar, lines = None, []
     for t in GRID:
-        row = {k: _row(scored[k], rules[k], t) for k in names}
+        row = {k: _row(scored[k], rules[k], t, flags[k]) for k in names}
         # why: the rules alone hold 7.5% of one set's near-rule notes, so a bar per fold at 7% would not
         # exist; 7% of them all together keeps the margin, 10% in each is the goal for any one set
         # (the ordinary notes too: a fold holds under 200 of them, where 1 in 400 would mean none)
         held, notes = sum(r[2] for r in row.values()), sum(r[3] for r in row.values())
         plain, plains = sum(r[4] for r in row.values()), sum(r[5] for r in row.values())
-        ok = (held <= BENIGN_MOST * notes and plain <= ORDINARY_MOST * plains
-              and all(b <= BENIGN_FOLD_MOST * nb for _, _, b, nb, _, _ in row.values()))
+        mine, mines = sum(r[6] for r in row.values()), sum(r[7] for r in row.values())
+        ok = (held <= BENIGN_MOST * notes and plain <= ORDINARY_MOST * plains and mine <= ATTRIBUTED_MOST * mines
+              and all(r[2] <= BENIGN_FOLD_MOST * r[3] for r in row.values()))
         lines.append(f"bar {t:+.1f}: " + "; ".join(
-            f"fold {k}: reach {r}/{n}, near-rule held {b}/{nb}, ordinary held {o}/{no}"
-            for k, (r, n, b, nb, o, no) in row.items()) + ("  <- chosen" if ok and bar is None else ""))
+            f"fold {k}: reach {r}/{n}, near-rule held {b}/{nb}, ordinary held {o}/{no}, attributed held {a}/{na}"
+            for k, (r, n, b, nb, o, no, a, na) in row.items()) + ("  <- chosen" if ok and bar is None else ""))
         if ok and bar is None:
             bar = t
     if bar is None:
         raise SystemExit("no bar on the grid keeps the near-rule notes within the limit")
-    second, more = rest_bar(scored, rests, rules, bar)
+    second, more = rest_bar(scored, rests, rules, bar, flags)
     return bar, second, lines + more
 
 

@@ -7,8 +7,10 @@ from lazy_harness.memory import trust
 from lazy_harness.worker import learned_check
 from tests.eval import todo_blind
 
-BLIND_HELD_MOST = 1  # of 100, as measured with the weights shipped (2 before the to-dos were trained on)
-REVIEW_HELD_MOST = 0  # of 30 (2 before)
+BLIND_HELD_MOST = 0  # of 100, as measured with the weights shipped (2 before the to-dos were trained on, 1
+# before the attributed notes were, attributed_train)
+REVIEW_HELD_MOST = 1  # of 30 (2 before the to-dos, 0 before the attributed notes: "move secrets from .env to
+# the vault" scores 0.19, -0.55 before, and the bar went from 0.1 to -0.2, ADR 0046)
 
 
 def _held(items: list[dict]) -> list[str]:
