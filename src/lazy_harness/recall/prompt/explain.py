@@ -113,6 +113,9 @@ def nothing_because(info: Mapping[str, Any]) -> str:
         if info.get("own_session"):  # why: they were there, and left out as this session's own
             return (f"the {info['own_session']} entries holding its words are this session's own, never "
                     "told back to it")
+        if info.get("not_here"):  # why: "no entry holds its words" was untrue of a learning of no project
+            return (f"the {info['not_here']} learning(s) holding its words are project learnings of another "
+                    "project, or of none until assigned (`lh memory unassigned` names those)")
         return "no entry holds any of its words"
     if info.get("budget"):
         return f"{info['budget']}, so none of the entries that pass the bar is added"

@@ -151,7 +151,8 @@ def _read(path: str, prompt: str, cwd: str, settings: RecallConfig, env: Env | N
             where_sql, args = lookup.scope_sql([mdir], project, keys, adopted)
             ranked, info = rank.rank(conn, prompt, where_sql, args, settings, project=project, scopes=[mdir, ""])
             admit.attach(conn, ranked)  # provenance, then scope by project key (ADR 0024)
-            ranked = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+            here = [c for c in ranked if admit.in_scope(c, keys, legacy)]
+            info["not_here"], ranked = len(ranked) - len(here), here  # why counted: show --prompt says so
             from lazy_harness.memory import provenance  # why here: owner_of loaded it already
 
             for c in ranked:  # why: "in api" alone reads as this project's own entry (~/work/api, ~/clients/api)
