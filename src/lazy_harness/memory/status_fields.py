@@ -14,9 +14,9 @@ STATUS_FIELDS = ("status", "deprecated_by", "deprecated_on", "deprecated_reason"
 MAX_FRONTMATTER = 65536
 
 
-def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
-    """(BOM, newline, frontmatter, the text from its closing ``---`` on) of a learning file; a file an
-    editor saved with a BOM, CRLF or bare CR line ends keeps them."""
+def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str, str]:
+    """(BOM, newline, frontmatter, the text from its closing ``---`` on, the frontmatter's own lines) of
+    a learning file; a file an editor saved with a BOM, CRLF or bare CR line ends keeps them."""
     import yaml
 
     bom = "\ufeff" if text.startswith("\ufeff") else ""
@@ -41,7 +41,7 @@ def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str]:
         raise LhError(f"{path}: frontmatter is not valid YAML ({str(exc).splitlines()[0]})") from None
     if not isinstance(front, dict):
         raise LhError(f"{path}: frontmatter is not a mapping")
-    return bom, nl, _settled(front, body[:end + len(nl) + 3]), body[end + len(nl):]
+    return bom, nl, _settled(front, body[:end + len(nl) + 3]), body[end + len(nl):], head
 
 
 def _settled(front: dict, block: str) -> dict:
@@ -58,14 +58,52 @@ def _settled(front: dict, block: str) -> dict:
     return front
 
 
-def with_fields(text: str, path: str, fields: dict) -> str:
-    """``text`` of a learning file with ``fields`` set in its frontmatter; the body stays byte for byte."""
+def with_fields(text: str, path: str, fields: dict, keep_layout: bool = True) -> str:
+    """``text`` of a learning file with ``fields`` set in its frontmatter; the body stays byte for byte.
+    ``keep_layout``: only the lines of those fields change (a person's comments and flow lists stay),
+    unless a field's value spans lines or is given twice; then, as without it, the frontmatter is
+    written out again whole."""
     import yaml
 
-    bom, nl, front, rest = _frontmatter(text, path)
+    bom, nl, front, rest, raw = _frontmatter(text, path)
     front.update(fields)
-    head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True, default_flow_style=False)
-    return bom + "---" + nl + head.replace("\n", nl) + rest
+    head = _lines_set(raw, nl, fields, front) if keep_layout else None
+    if head is None:
+        head = yaml.safe_dump(front, sort_keys=False, width=10**9, allow_unicode=True,
+                              default_flow_style=False).replace("\n", nl)
+    return bom + "---" + nl + head + rest
+
+
+def _lines_set(head: str, nl: str, fields: dict, want: dict) -> str | None:
+    """``head`` (the frontmatter's lines) with each of ``fields`` on a line of its own: its line replaced
+    (a comment on it goes with the old value), or added at the end; None when a field's value spans
+    lines, the key is given twice, or the result does not read as ``want`` (then it is written whole)."""
+    import re
+
+    import yaml
+
+    if not head.endswith(nl):  # an empty frontmatter: written whole
+        return None
+    lines = head.split(nl)
+    for key, value in fields.items():
+        # why quoted forms too: ``"status": x`` is the key, and a second line of it would be read apart
+        at = [i for i, ln in enumerate(lines) if re.match(rf"""(["']?){re.escape(key)}\1[ \t]*:""", ln)]
+        line = yaml.safe_dump({key: value}, width=10**9, allow_unicode=True, default_flow_style=False).rstrip("\n")
+        if len(at) > 1 or "\n" in line or (at and not lines[at[0]].startswith(key)):
+            return None
+        if not at:
+            lines.insert(len(lines) - 1, line)  # why -1: the head ends with a line end (an empty last part)
+            continue
+        after = lines[at[0] + 1] if at[0] + 1 < len(lines) else ""
+        if after[:1] in (" ", "\t", "-"):  # the old value goes on under it (a block, a list, a folded line)
+            return None
+        lines[at[0]] = line
+    out = nl.join(lines)
+    try:
+        same = yaml.safe_load(out.replace(nl, "\n")) == want
+    except yaml.YAMLError:
+        same = False
+    return out if same else None
 
 
 def fields_of(text: str, path: str) -> dict:

@@ -187,7 +187,9 @@ def _status_only(merged: bytes, here: bytes, path: str) -> bool:
     try:
         text, mine = merged.decode("utf-8"), here.decode("utf-8")
         same = status_fields.fields_of(mine, path)
-        return status_fields.with_fields(text, path, same) == status_fields.with_fields(mine, path, same)
+        # why not keep_layout: both written out whole, a forget another version wrote differs in its status alone
+        return (status_fields.with_fields(text, path, same, keep_layout=False)
+                == status_fields.with_fields(mine, path, same, keep_layout=False))
     except (LhError, UnicodeDecodeError):
         return False
 
