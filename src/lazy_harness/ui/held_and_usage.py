@@ -45,9 +45,29 @@ def held(p: Project, cross: str) -> list[dict]:
     # changed the rules), as lh status and lh memory held say
     found = held_review.listing(p.memory_dir, p.learnings_dir, cross,
                                 told=lambda: print(f"lh ui: {held_review.WAITING}", file=sys.stderr, flush=True))
+    found = [_approve_refused(p, h) for h in found]
     with LOCK:
         _HELD[where] = (inputs, found)
     return list(found)
+
+
+def _approve_refused(p: Project, h: dict) -> dict:
+    """A listed entry; one held for a secret with ``approve_refused``: what ``lh memory approve ID`` says
+    of it (``held_review.refuse_secret``, asked as ``by_hand.approve`` asks it: the file and line to edit
+    the secret out of, hint included), while the redactor still finds one. why: its Approve could only be
+    refused; the page gives that message in its place, as it does for a Forget that is refused."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import held_review, held_shown
+
+    if not held_shown.names_secret(h.get("reason")):
+        return h
+    copies = list(h.get("files") or [h["file"]])
+    try:
+        held_review.refuse_secret(p.memory_dir, h["id"], h["kind"], copies if h["kind"] == "learning" else [""],
+                                  ", ".join(copies))
+    except LhError as exc:
+        return {**h, "approve_refused": str(exc)}
+    return h
 
 
 _USAGE: dict[str, tuple[tuple, Tally, str]] = {}

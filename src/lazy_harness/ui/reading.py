@@ -57,6 +57,17 @@ def projects(cwd: str, cfg: Config, env: Mapping[str, str] | None) -> list[Proje
     return out
 
 
+def labels(projects: list[Project]) -> list[str]:
+    """What the picker lists each project as: its name, ``(this folder)`` after the current one's, and,
+    after any other whose name another project has too (``api`` at ~/work/api and at ~/personal/api),
+    its key (its memory folder's name, made from its folder's path; the page's header shows the folder)."""
+    import collections
+
+    count = collections.Counter(p.name for p in projects)
+    return [f"{p.name} (this folder)" if p.current else f"{p.name} ({p.key})" if count[p.name] > 1 else p.name
+            for p in projects]
+
+
 def folder_of(p: Project, env: Mapping[str, str] | None) -> str | None:
     """A folder of project ``p`` whose ``--project`` names its memory: the one ``lh ui`` runs in for the
     current project; else the root the worker recorded for it (``last_key.recorded_roots``), else a

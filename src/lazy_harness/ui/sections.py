@@ -39,10 +39,18 @@ class View:
     everything: bool = False  # every entry of every list, not only the newest LIMIT
     notes: list[str] = field(default_factory=list)
     titles: dict[str, entry_names.Named] | None = None  # ``_titles``, worked out once a page
+    section: str | None = None  # the anchor of the section being made (``page``), where its actions come back
 
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
-        return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **fields}, label,
-                    confirm)
+        """An action's form. It carries the view it was sent from (every entry, the search, the section),
+        which the server sends the browser back to with the note of what was done (``Handler._back``)."""
+        view = {"all": "1"} if self.everything else {}
+        if self.query:
+            view["q"] = self.query
+        if self.section:
+            view["section"] = self.section
+        return form(f"{self.base}/action/{action}", self.token, {"project": self.project.key, **view, **fields},
+                    label, confirm)
 
 
 def _empty(text: str) -> str:
@@ -365,8 +373,10 @@ def held_section(v: View) -> str:
                     else "Show this entry to sessions again?")  # why: a general one crosses once approved
         forget = ("Forget this entry?" if h["kind"] != "learning" else entry_names.EVERYWHERE
                   if h["state"] != state.HELD or h.get("crosses") else "Forget this learning?")
-        actions = (v.act("approve", "Approve", question, id=h["id"])
-                   + forget_or_why(v.act, forget, h["id"], refused.get(h["id"])))
+        # why no Approve on one held for a secret: approve refuses it; its message says what to edit
+        approve = (f'<p class="meta refused">lh memory approve refuses {esc(h["id"])}: {esc(h["approve_refused"])}</p>'
+                   if h.get("approve_refused") else v.act("approve", "Approve", question, id=h["id"]))
+        actions = approve + forget_or_why(v.act, forget, h["id"], refused.get(h["id"]))
         rows.append(_entry(h["id"], head, body, f'<div class="actions">{actions}</div>',
                            css=f"entry {h['state']}"))
     more = ""
@@ -414,18 +424,24 @@ SECTIONS = [
     ("spend", "Spend per day", spend_section),
     ("runs", "Changes, and undo", runs_section),
 ]
+ANCHORS = frozenset(a for a, _, _ in SECTIONS)  # the sections an action may send the browser back to
 
 
 def page(v: View) -> str:
     """The whole page: header with the project picker, notes from the last action, every section."""
     options = "".join(
-        f'<option value="{esc(p.key)}"{" selected" if p.key == v.project.key else ""}>{esc(p.name)}'
-        f'{" (this folder)" if p.current else ""}</option>' for p in v.projects)
+        f'<option value="{esc(p.key)}"{" selected" if p.key == v.project.key else ""}>{esc(label)}</option>'
+        for p, label in zip(v.projects, reading.labels(v.projects), strict=True))
     picker = (f'<form class="picker" method="get" action="{esc(v.base)}/"><label>Project <select name="project">'
               f'{options}</select></label><button type="submit">Show</button></form>')
     nav = " ".join(f'<a href="#{a}">{esc(t)}</a>' for a, t, _ in SECTIONS)
     notes = "".join(f'<p class="flash">{esc(n)}</p>' for n in v.notes)
-    body = "".join(f'<section id="{a}"><h2>{esc(t)}</h2>{fn(v)}</section>' for a, t, fn in SECTIONS)
+    parts = []
+    for a, t, fn in SECTIONS:
+        v.section = a  # why: each action form says the section it is in, where the page comes back to
+        parts.append(f'<section id="{a}"><h2>{esc(t)}</h2>{fn(v)}</section>')
+    v.section = None
+    body = "".join(parts)
     return (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<meta name="color-scheme" content="light dark"><title>lh ui: {esc(v.project.name)}</title>'

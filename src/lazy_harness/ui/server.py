@@ -18,7 +18,8 @@ Who may look: the person who started it. Four random secrets, each made at start
   this server (else 403). A cookie that leaked alone changes nothing.
 
 A request whose Host header is not this server's address gets 403 (another site's name pointed at
-127.0.0.1, DNS rebinding). Secrets are compared with ``hmac.compare_digest``.
+127.0.0.1, DNS rebinding), one with two Host headers 400. Secrets are compared with ``hmac.compare_digest``.
+A HEAD is answered as its GET without a body, and changes nothing (it never signs in).
 
 Who may hold it up: nobody (ui/connections.py).
 """
@@ -208,15 +209,18 @@ class Handler(BaseHTTPRequestHandler):
 
     # --- answers ---
 
-    def _send(self, status: int, body: bytes, ctype: str = "text/plain; charset=utf-8",
+    def _send(self, status: int, body: bytes | None, ctype: str = "text/plain; charset=utf-8",
               extra: dict[str, str] | None = None) -> None:
+        """An answer; a HEAD gets its status and headers alone. ``body`` None: a HEAD of the page, which
+        is not made (:meth:`do_HEAD`), so no Content-Length (RFC 9110 8.6: only the length a GET would send)."""
         self.send_response(status)
         self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
+        if body is not None:
+            self.send_header("Content-Length", str(len(body)))
         for key, value in {**SECURITY_HEADERS, **(extra or {})}.items():
             self.send_header(key, value)
         self.end_headers()
-        if self.command != "HEAD":
+        if self.command != "HEAD" and body:
             self.wfile.write(body)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
@@ -291,6 +295,10 @@ class Handler(BaseHTTPRequestHandler):
         """The request's path under the secret prefix, or None once refused (its Host, a target that
         does not parse or names another server, or a path outside the prefix: 404, as if nothing were
         served here). Keeps the target's parts in ``self.target``."""
+        if len(self.headers.get_all("Host") or ()) > 1:
+            # why: RFC 9112 3.2; one reader takes the first Host, a proxy or a check the last
+            self._refuse(400, "a request with more than one Host header is not answered")
+            return None
         if self.headers.get("Host", "").lower() not in self.server.hosts:  # why lower: a host name has no case
             self._refuse(403, "this server answers only to its own address (Host header)")
             return None
@@ -332,24 +340,42 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(self.target.query)
         given = query["token"][0] if query.get("token") else None
         if given is not None and self.server.valid(given):
-            kept = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
-            location = self.server.prefix + rest + ("?" + kept if kept else "")
-            if self._has_cookie():  # why first: the signed-in browser's reload is moved on, not refused
-                self._move_on(location)
-            elif self.server.spend_token():
-                self._sign_in(location)
-            else:
-                self._token_spent(location)
+            self._with_token(rest, query)
             return
         if not self._signed_in():
             return
         if rest == "/":
-            if self._folders_ours():
+            if not self._folders_ours():
+                return
+            if self.command == "HEAD":  # why not made: making it settles writers' intents, fills caches
+                self._send(200, None, "text/html; charset=utf-8")
+            else:
                 self._safely(self._page, query)
         elif rest.startswith("/static/"):
             self._asset(rest[len("/static/"):])
         else:
             self._refuse(404, "no such page")
+
+    def do_HEAD(self) -> None:
+        """GET's status and headers, without a body, and nothing changed: the printed URL's token is not
+        spent and sets no cookie (a link preview or a checker asks HEAD first; the person's browser then
+        signs in), the file that opened the browser stays, and the page is not made (its answer has no
+        Content-Length). why answered, not 501: GET of the same URL is 200."""
+        self.do_GET()
+
+    def _with_token(self, rest: str, query: dict[str, list[str]]) -> None:
+        """The answer to a request bringing the printed URL's token: a sign-in the first time, a page that
+        moves on to ``rest`` without it for the browser that signed in, else 403. A HEAD only says which."""
+        kept = urlencode([(k, v) for k, vs in query.items() if k != "token" for v in vs])
+        location = self.server.prefix + rest + ("?" + kept if kept else "")
+        if self._has_cookie():  # why first: the signed-in browser's reload is moved on, not refused
+            self._move_on(location)
+        elif self.command == "HEAD":  # why: a HEAD never spends the token (do_HEAD)
+            (self._token_spent if self.server.token_spent else self._move_on)(location)
+        elif self.server.spend_token():
+            self._sign_in(location)
+        else:
+            self._token_spent(location)
 
     def do_POST(self) -> None:
         rest = self._where()
@@ -361,12 +387,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         if not self._signed_in():
             return
-        try:
-            size = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
-            size = -1
-        if not 0 <= size <= MAX_BODY:
-            self._refuse(413, f"a form of at most {MAX_BODY} bytes")
+        size = self._body_size()
+        if size is None:
             return
         form = {k: v[0] for k, v in parse_qs(self.rfile.read(size).decode("utf-8", "replace")).items()}
         # why: the form token, not the cookie's value: a cookie that reached another server alone
@@ -376,6 +398,19 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self._folders_ours():
             self._safely(self._act, rest.removeprefix("/action/"), form)
+
+    def _body_size(self) -> int | None:
+        """The size of the form the Content-Length header gives (0 without one), or None once refused:
+        400 when it is not one number of digits (``-1``, ``abc``, ``1e3``, two headers), 413 past MAX_BODY."""
+        given = self.headers.get_all("Content-Length") or ["0"]
+        value = given[0].strip()
+        if len(given) > 1 or not (value.isascii() and value.isdigit()):  # why isascii: "²" is a digit to isdigit
+            self._refuse(400, "the Content-Length header is not one number of bytes")
+            return None
+        if int(value) > MAX_BODY:
+            self._refuse(413, f"a form of at most {MAX_BODY} bytes")
+            return None
+        return int(value)
 
     def _safely(self, answer: Callable[..., None], *args: object) -> None:
         """``answer(*args)``; anything it raises is a 500 naming it, its traceback on the terminal that
@@ -410,8 +445,23 @@ class Handler(BaseHTTPRequestHandler):
                     said = f"{said}; {unindexed}"
         except LhError as exc:
             said = f"lh: {exc}"
-        note = self.server.keep_note(said)
-        self._redirect(f"{self.server.prefix}/?" + urlencode({"project": project.key, "note": note}))
+        self._redirect(self._back(project.key, form, self.server.keep_note(said)))
+
+    def _back(self, key: str, form: dict[str, str], note: str) -> str:
+        """Where an action sends the browser: the page it was sent from as it was, with the note of what
+        was done. The view comes from the form (the page writes it into each action form: ``View.act``),
+        only what the page reads of it: every entry (``all=1``), the search (``q``), and the section the
+        button was in, one of the page's; each value escaped. why the form, not the Referer: a browser
+        may send none (``Referrer-Policy``), and a form is the page's own word."""
+        view = [("project", key)]
+        if form.get("all") == "1":
+            view.append(("all", "1"))
+        if form.get("q"):
+            view.append(("q", form["q"]))
+        view.append(("note", note))
+        anchor = form.get("section")
+        at = f"#{anchor}" if anchor in sections.ANCHORS else ""
+        return f"{self.server.prefix}/?{urlencode(view)}{at}"
 
     # --- pages ---
 
