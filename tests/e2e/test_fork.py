@@ -65,6 +65,6 @@ def test_a_fork_distils_only_its_own_turns_and_is_not_told_its_parents_entries(
     home.interactive([ASK], "--resume", fork)
     *_, start = home.hook_lines("SessionStart", fork)
     # the parent's entries and the fork's own are left out: nothing else to show, or no decision
-    assert "source=resume" in start and (" no memory for " in start or "decisions 0 of 0" in start), start
+    assert "source=resume" in start and ("but this session's own" in start or "decisions 0 of 0" in start), start
     *_, prompt = home.hook_lines("UserPromptSubmit", fork)
     assert "own_session=" in prompt and decided not in prompt, prompt

@@ -102,7 +102,10 @@ class Start:
             return f"{head}{tail}", _out(self.said())
         if self.text is None:
             errors = f" errors: {'; '.join(stats['errors'])}" if stats["errors"] else ""
-            return f"{head} no memory for {stats['project']}{errors}{tail}", _out(self.said())
+            # why: a resume whose memory is all its own was logged "no memory", as if none were written
+            said = (f"nothing for {stats['project']} but this session's own {own} entries, never told back to it"
+                    if (own := stats.get("own_session")) else f"no memory for {stats['project']}")
+            return f"{head} {said}{errors}{tail}", _out(self.said())
         out = {**self.said(), "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": self.text}}
         return f"{head} {prepared.describe(stats)}{tail}", _out(out)
 

@@ -78,9 +78,10 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
              stats: dict, env: Env | None = None) -> tuple[list[str], Lines]:
     session = stats.get("session")
     # why: the running session's own items are no news (ADR 0034); newest first for a short budget
-    opened = [i for i in reversed(handoff.open_for_reading(mdir))
-              if not (session and provenance.from_session({"session_id": i["opened_by"]}, session))
-              and screen.keep("handoff", i["id"], str(i.get("text") or ""))]
+    every = list(reversed(handoff.open_for_reading(mdir)))
+    theirs = [i for i in every if not (session and provenance.from_session({"session_id": i["opened_by"]}, session))]
+    stats["own_session"] = stats.get("own_session", 0) + len(every) - len(theirs)
+    opened = [i for i in theirs if screen.keep("handoff", i["id"], str(i.get("text") or ""))]
     stats.setdefault("ids", {})["handoff"] = [i["id"] for i in opened]
     stats.setdefault("dated", {})["handoff"] = list(range(len(opened) - 1, -1, -1))
     stale = sum(1 for i in opened if handoff.is_stale(i, now, stale_days))
@@ -91,8 +92,10 @@ def _handoff(mdir: str, now: float, stale_days: float, screen: held.Screen,
 
 
 def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
-              session: str | tuple[str, ...] = "", env: Env | None = None) -> list[Record]:
-    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034), for ``env``."""
+              session: str | tuple[str, ...] = "", env: Env | None = None, own: list[int] | None = None
+              ) -> list[Record]:
+    """The newest ``n`` live entries of a JSONL file (oldest first), none of ``session`` (ADR 0034), for
+    ``env``; ``own`` receives how many of the lines read were the session's own."""
     if n <= 0:
         return []
     path = os.path.join(mdir, name)
@@ -105,6 +108,8 @@ def live_tail(mdir: str, name: str, kind: str, n: int, hidden: Collection[str],
         kept = [r for r in one if not provenance.from_session(r, session)] if session else one
         # why: the running session's own entries are the newest lines: read past them only when some are
         if len(kept) >= n or len(kept) == len(live) or len(recs) < want or want >= n + len(hidden) + OWN_MAX:
+            if own is not None:
+                own.append(len(one) - len(kept))
             return kept[-n:]
         want = min(want + max(OWN_MARGIN, want - n - len(hidden)), n + len(hidden) + OWN_MAX)
 
@@ -130,7 +135,9 @@ def _recent(kind: str, mdir: str, n: int, hidden: Collection[str], stats: dict,
     """The newest ``n`` entries of ``kind`` the hold check passes, newest first (one more read: the log's)."""
     name, heading, fields = RECENT[kind]
     section = kind + "s"
-    recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"], env) if n > 0 else []
+    own: list[int] = []
+    recs = live_tail(mdir, name, kind, n + 1, hidden, stats["session"], env, own) if n > 0 else []
+    stats["own_session"] = stats.get("own_session", 0) + sum(own)  # why: a resume told "no memory" had some
     stats["errors"] += files.stopped(os.path.join(mdir, name))  # junk lines kept older entries out
     stats.setdefault("more", {})[section] = len(recs) > n
     pairs = [(ids.of_record(rec, kind), rec) for rec in reversed(recs[-n:])]
