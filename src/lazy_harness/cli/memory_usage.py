@@ -62,7 +62,10 @@ def _print(t: Tally, name: str, where: str, learnings_dir: str, names: dict[str,
     """The report; with ``names`` (``--all-projects``) each row and costly entry ends with its project."""
     totals = t.totals()
     click.echo(terminal_safe(f"memory usage of {name} ({where})"))
-    if not t.entries:
+    if not t.entries and totals["sessions"]:  # why: "none shown yet" beside a total of sessions read as untrue
+        click.echo("no entry's showings count now (reset with lh memory usage --reset since); the total below "
+                   "still counts the sessions and the characters injected")
+    elif not t.entries:
         click.echo("no entry shown to a distilled session yet (the worker counts a session when it distils it)")
     else:
         last = f"{'last used':<16}  project" if names is not None else "last used"
