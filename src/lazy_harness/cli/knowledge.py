@@ -149,6 +149,64 @@ def _held_whole(payload: dict) -> bool:
     return bool(offset) and not cursor.said_since(path, offset, cursor.part_check(path, offset), agent)
 
 
+def _mover(payload: dict) -> tuple[str, float | None]:
+    """(the id of the task, or ``lh distill`` run, whose distillation moved the session's own cursor, when
+    that run began): ``worker/cursor.py`` ``moved_by``; ('', None) for none."""
+    from lazy_harness.worker import cursor
+
+    return cursor.moved_by(os.environ, payload["session_id"], payload["transcript_path"])
+
+
+def _record_of(q: str, task: str, session_id: str) -> dict | None:
+    """The finished record (done/ or failed/) of the session's task ``task``; None for none, for a name that
+    is no plain task name (the cursor names an ``lh distill`` run, or was edited), or another session's."""
+    if not task or os.path.basename(task) != task or task.startswith("."):
+        return None
+    finished = _finished(q, task + spool.SUFFIX)
+    if finished is None or finished[1].get("session_id") != session_id:
+        return None
+    return finished[1]
+
+
+def _covered_meanwhile(q: str, followed: str, state: str, fields: dict, payload: dict,
+                       before: tuple[str, float | None]) -> list[str] | None:
+    """For a task that found nothing new because another run of the session distilled it while --wait
+    followed it (the session's cursor moved since the command began, by a run not this task's): which
+    run, and what its record says it wrote. None otherwise: a cursor moved before the command began
+    means nothing was said since a distillation before it, which the task's own reason says."""
+    from lazy_harness.queue.task import took_over
+    from lazy_harness.worker.pipeline import ALL_HELD
+
+    if state != "done" or fields.get("reason") not in ALL_HELD or fields.get("written"):
+        return None
+    mover = _mover(payload)
+    if not mover[0] or mover == before or mover[0] in {spool.task_id(followed), *took_over(fields)}:
+        return None
+    again = "no second model call (lh knowledge handoff-now --again reads the whole session again)"
+    record = _record_of(q, mover[0], payload["session_id"])
+    if record is None:  # why no wrote: line: an lh distill run (or a task cut short) leaves no record of it
+        return [f"done: run {mover[0]} distilled the session meanwhile (the queue holds no record of what it "
+                f"wrote): {again}"]
+    lines = [f"done: task {mover[0]} ({record.get('event') or '?'}) of the same session distilled it "
+             f"meanwhile: {again}"]
+    if record.get("written"):
+        lines.append(f"wrote: {record['written']}")
+    return lines
+
+
+def _report(q: str, followed: str, state: str, fields: dict, payload: dict,
+            before: tuple[str, float | None]) -> list[str]:
+    """What --wait prints of the finished task: its state and reason, and what it wrote; for a task
+    another run of the session covered meanwhile, that run and what it wrote (:func:`_covered_meanwhile`)."""
+    covered = _covered_meanwhile(q, followed, state, fields, payload, before)
+    if covered is not None:
+        return covered
+    lines = [f"{state}: {_outcome(fields)}"]
+    if fields.get("written"):
+        lines.append(f"wrote: {fields['written']}")
+    return lines
+
+
 def _outcome(fields: dict) -> str:
     """The finished task's reason, and for a session memory already held whole, what costs a call."""
     from lazy_harness.worker.pipeline import ALL_HELD
@@ -281,6 +339,8 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
     payload = _resolve(session_id, os.path.abspath(project))
     session_id, path, cwd = payload["session_id"], payload["transcript_path"], payload["cwd"]
     cfg = config.load_checked(os.environ)
+    # why before anything is queued: a run that moves the cursor after this covered the session meanwhile
+    before = _mover(payload) if wait else ("", None)
     if not again and _held_whole(payload):
         click.echo(f"session {session_id}: {_outcome({'reason': _count_held(payload, cfg)})}; nothing queued")
         return
@@ -310,8 +370,7 @@ def handoff_now(session_id: str | None, project: str, wait: bool, again: bool) -
                    "same session; its outcome:")
     _not_finished(followed, state, fields, limit)
     # why terminal_safe: a failed call's reason quotes claude's stderr or its answer, as lh queue shows it
-    click.echo(terminal_safe(f"{state}: {_outcome(fields)}"))
-    if fields.get("written"):
-        click.echo(terminal_safe(f"wrote: {fields['written']}"))
+    for line in _report(q, followed, state, fields, payload, before):
+        click.echo(terminal_safe(line))
     if state == "failed":
         raise click.exceptions.Exit(1)
