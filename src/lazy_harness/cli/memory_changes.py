@@ -213,14 +213,14 @@ def held(project: str | None) -> None:
                                 told=lambda: click.echo(f"lh: {held_review.WAITING}", err=True))
     if not found:
         click.echo(f"nothing held for {name} ({mdir}) or in the learnings ({ldir})")
-    _list_held(found)
+    _list_held(found, mdir)
     say_waiting_here(mdir, ldir, cwd)  # why here: it waits for the person's word, as the held entries do
 
 
-def _list_held(found: list[dict]) -> None:
+def _list_held(found: list[dict], mdir: str) -> None:
     """The held entries and the learnings waiting for approval of :func:`held`'s listing."""
     from lazy_harness.logfile import terminal_safe
-    from lazy_harness.memory import approval_key, state
+    from lazy_harness.memory import approval_key, held_review, state
     from lazy_harness.memory.fence import from_origin, neutral
 
     held_ = [h for h in found if h["state"] == state.HELD]
@@ -232,7 +232,9 @@ def _list_held(found: list[dict]) -> None:
         origin = from_origin(neutral(h["origin"], 120))
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  {origin}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
-        if h.get("crosses"):  # why: one approval releases the hold and lets it cross (ADR 0032)
+        if refused := held_review.approve_refused(mdir, h):  # why: "approve releases one" is untrue of it
+            click.echo(terminal_safe(f"      lh memory approve refuses it: {refused}"))
+        elif h.get("crosses"):  # why: one approval releases the hold and lets it cross (ADR 0032)
             click.echo("      a general learning: approving it shows it in every project's sessions, not only here")
     if waiting:
         click.echo(f"{len(waiting)} learning(s) wait for your approval to be used in other projects (used in the "

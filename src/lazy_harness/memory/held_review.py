@@ -169,6 +169,23 @@ def refuse_secret(memory_dir: str, eid: str, kind: str, files_: list[str], where
                       hint=f"lh memory forget {eid}")
 
 
+def approve_refused(memory_dir: str, h: dict) -> str | None:
+    """What ``lh memory approve`` says of a listed held entry (``listing``) it refuses, as
+    :func:`refuse_secret` asks it: one held for a secret the redactor still finds; None when approve
+    would take it. why: ``lh memory held`` and the page offered an approval that could only be refused."""
+    from lazy_harness.errors import LhError
+    from lazy_harness.memory import held_shown
+
+    if not held_shown.names_secret(h.get("reason")):
+        return None
+    copies = list(h.get("files") or [h["file"]])
+    try:
+        refuse_secret(memory_dir, h["id"], h["kind"], copies if h["kind"] == "learning" else [""], ", ".join(copies))
+    except LhError as exc:
+        return str(exc)
+    return None
+
+
 # said once by a command whose listing checks many texts itself (``listing``'s ``told``)
 WAITING = ("checking this memory's entries against the hold rules: once after the rules change, as with an "
            "upgrade (a few ms an entry; the verdicts are kept)...")

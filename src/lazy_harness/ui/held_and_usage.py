@@ -52,22 +52,12 @@ def held(p: Project, cross: str) -> list[dict]:
 
 
 def _approve_refused(p: Project, h: dict) -> dict:
-    """A listed entry; one held for a secret with ``approve_refused``: what ``lh memory approve ID`` says
-    of it (``held_review.refuse_secret``, asked as ``by_hand.approve`` asks it: the file and line to edit
-    the secret out of, hint included), while the redactor still finds one. why: its Approve could only be
-    refused; the page gives that message in its place, as it does for a Forget that is refused."""
-    from lazy_harness.errors import LhError
-    from lazy_harness.memory import held_review, held_shown
+    """A listed entry; one approve refuses (held for a secret) with ``approve_refused``, its message: the
+    page gives it in the Approve's place, as it does for a Forget that is refused."""
+    from lazy_harness.memory import held_review
 
-    if not held_shown.names_secret(h.get("reason")):
-        return h
-    copies = list(h.get("files") or [h["file"]])
-    try:
-        held_review.refuse_secret(p.memory_dir, h["id"], h["kind"], copies if h["kind"] == "learning" else [""],
-                                  ", ".join(copies))
-    except LhError as exc:
-        return {**h, "approve_refused": str(exc)}
-    return h
+    said = held_review.approve_refused(p.memory_dir, h)
+    return {**h, "approve_refused": said} if said else h
 
 
 _USAGE: dict[str, tuple[tuple, Tally, str]] = {}
