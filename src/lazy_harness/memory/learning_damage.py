@@ -119,7 +119,24 @@ def _text_damage(text: str, path: str) -> str | None:
         problems.append(f"created: not a date ({created!s:.40})")
     if "origin" in meta and origin is not None and not isinstance(origin, str):
         problems.append("origin: not text")
+    folder = meta.get("project_folder")
+    if isinstance(folder, str) and ("/" in folder or os.sep in folder):  # why: a key is a folder's name
+        problems.append(_path_for_key(folder))
     return "; ".join(problems) or None
+
+
+def _path_for_key(folder: str) -> str:
+    """What to write instead of a path in ``project_folder``: the project key of that folder, when it is
+    one here. why: a person who wrote the project's folder there saw the learning in no project (every
+    reader compares the field with the project's keys), and no command said why."""
+    from lazy_harness import paths
+    from lazy_harness.project_identity import project_root
+
+    where = os.path.expanduser(folder)
+    fix = (f"write project_folder: {paths.project_key(project_root(where))}, the key of that folder"
+           if os.path.isabs(where) and os.path.isdir(where) else
+           "write its project's key there (the last part of what lh memory path prints in its folder)")
+    return f"project_folder: {folder[:120]!r} is a path, not a project key, so no project shows it; {fix}"
 
 
 RESTORE = "restore its {what} from a backup or the data folder's git history, or delete the file"
