@@ -9,8 +9,10 @@ interpreter, a new folder) has a new hash and needs trusting again: ``lh hooks i
 does it each time. When ``hooks/list`` lists none of our hooks, Codex's reason is raised as a
 :class:`~lazy_harness.codex_trust_listing.BlockedError`: it refuses the file, it cannot load its
 configuration, or ``config/read`` says its hooks are off. Uninstall then still finds our trust
-entries by the hash Codex gives our hooks' definitions (:func:`forget`). See
-docs/adr/0045-codex-hooks-install-and-trust.md.
+entries by the hash Codex gives our hooks' definitions (:func:`forget`). Codex keys trust by place,
+so a hook the person puts before ours leaves our hash at the place theirs now holds: install and
+uninstall remove such entries (:func:`_tidy`), and without a codex to ask uninstall names ours
+(:func:`held_at`). See docs/adr/0045-codex-hooks-install-and-trust.md.
 
 By what each part does:
 
@@ -79,9 +81,11 @@ def status(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, time
         server.close()
 
 
-def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None) -> list[dict]:
+def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeout: float | None = None
+          ) -> tuple[list[dict], Tidied]:
     """Trust each of our hooks in ``hooks_file`` that Codex does not trust yet; returns our hooks as
-    Codex lists them afterwards. Raises TrustError when it cannot (the caller says what to do)."""
+    Codex lists them afterwards, and the trust entries of ours left at places no longer ours, removed
+    (:func:`_tidy`). Raises TrustError when it cannot trust them (the caller says what to do)."""
     server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
         hooks = our_hooks(server, hooks_file, cwd)
@@ -97,9 +101,69 @@ def trust(hooks_file: str, cwd: str, env: Mapping[str, str] | None = None, timeo
         left = [h.get("eventName", "?") for h in hooks if h.get("trustStatus") != TRUSTED]
         if left:
             raise TrustError(f"codex still lists as not trusted: {', '.join(map(str, left))}")
-        return hooks
+        return hooks, _tidy(server, hooks_file, hooks, cwd, env)
     finally:
         server.close()
+
+
+class Tidied:
+    """Trust entries of ours found at places no longer ours: ``removed`` (their keys), or ``left`` with
+    ``why`` when Codex's config.toml may not be written."""
+
+    def __init__(self, removed: list[str] | None = None, left: list[str] | None = None, why: str = "") -> None:
+        self.removed, self.left, self.why = removed or [], left or [], why
+
+
+class EntriesLeft(TrustError):
+    """Trust entries that could not be removed (``keys``): Codex's config.toml may not be written."""
+
+    def __init__(self, message: str, keys: list[str]) -> None:
+        self.keys = keys
+        super().__init__(message)
+
+
+def _tidy(server: AppServer, hooks_file: str, hooks: list[dict], cwd: str, env: Mapping[str, str] | None) -> Tidied:
+    """Remove the trust entries of ``hooks_file`` holding the hash of one of ours (``hooks``, as Codex
+    lists them now) at another key than theirs: a hook the person put before ours moved ours, and
+    our hash stayed at the old place, where theirs now sits (Codex keys trust by place, and the hash
+    covers a hook's event and definition: no hook of theirs hashes as ours). Nothing when Codex
+    cannot say what its config holds (no ``config/read``)."""
+    hashes = {h["currentHash"] for h in hooks if isinstance(h.get("currentHash"), str)}
+    try:
+        stale = ours_elsewhere(_state(server, cwd), hooks_file, hashes, {str(h.get("key")) for h in hooks})
+    except TrustError:
+        return Tidied()
+    if not stale:
+        return Tidied()
+    try:
+        _config_writable(env)
+    except TrustError as exc:
+        return Tidied(left=stale, why=exc.message)
+    server.call("config/batchWrite", {"edits": _removals(stale)})
+    return Tidied(removed=stale)
+
+
+def _state(server: AppServer, cwd: str) -> dict:
+    """``hooks.state`` of Codex's configuration as ``config/read`` gives it (key -> table); TrustError
+    when Codex cannot read it or has no such method."""
+    config = server.call("config/read", {"includeLayers": False, "cwd": cwd}).get("config")
+    hooks = config.get("hooks") if isinstance(config, dict) else None
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    return state if isinstance(state, dict) else {}
+
+
+def ours_elsewhere(state: dict, hooks_file: str, hashes: set[str], keep: set[str]) -> list[str]:
+    """The keys of ``state`` (``hooks.state``) under ``hooks_file`` whose ``trusted_hash`` is one of
+    ``hashes`` (our hooks') and that are not in ``keep``."""
+    real = os.path.realpath(hooks_file)
+    return sorted(key for key, entry in state.items()
+                  if isinstance(entry, dict) and entry.get("trusted_hash") in hashes and key not in keep
+                  and _file_of(key) == real)
+
+
+def _removals(keys: list[str]) -> list[dict]:
+    """``config/batchWrite`` edits removing the trust tables of ``keys``."""
+    return [{"keyPath": f'hooks.state."{key}"', "value": None, "mergeStrategy": "replace"} for key in keys]
 
 
 def _config_writable(env: Mapping[str, str] | None) -> None:
@@ -142,15 +206,33 @@ def settle(before: list[dict], hooks_file: str, cwd: str, env: Mapping[str, str]
         trusted = {h.get("currentHash") for h in before if h.get("trustStatus") == TRUSTED and not settings.is_ours(h)}
         moved = [h for h in after if h.get("trustStatus") != TRUSTED and isinstance(h.get("currentHash"), str)
                  and h["currentHash"] in trusted]
-        edits = [{"keyPath": f'hooks.state."{key}"', "value": None, "mergeStrategy": "replace"} for key in gone]
-        edits += [{"keyPath": f'hooks.state."{h["key"]}".trusted_hash', "value": h["currentHash"],
-                   "mergeStrategy": "upsert"} for h in moved]
+        stale, state = _stale_after(server, before, hooks_file, cwd, set(gone) | {str(h["key"]) for h in moved})
+        edits = _removals(gone + stale) + [{"keyPath": f'hooks.state."{h["key"]}".trusted_hash',
+                                            "value": h["currentHash"], "mergeStrategy": "upsert"} for h in moved]
         if edits:
-            _config_writable(env)
+            try:
+                _config_writable(env)
+            except TrustError as exc:
+                ours = {str(h["key"]) for h in before if settings.is_ours(h)}
+                raise EntriesLeft(exc.message, sorted(ours | set(stale))) from None
             server.call("config/batchWrite", {"edits": edits})
-        return len(gone), len(moved)
+        # why count what config holds when Codex says: a key no hook holds now had no entry when untrusted
+        return len([k for k in gone + stale if state is None or k in state]), len(moved)
     finally:
         server.close()
+
+
+def _stale_after(server: AppServer, before: list[dict], hooks_file: str, cwd: str, skip: set[str]
+                 ) -> tuple[list[str], dict | None]:
+    """Uninstall's share of :func:`_tidy`: the keys under ``hooks_file`` holding the hash one of ours
+    had (``before``: every hook as listed before ours left), less ``skip`` (removed or trusted again
+    anyway), and ``hooks.state`` as Codex gave it; none and None when Codex cannot say what it holds."""
+    hashes = {h["currentHash"] for h in before if settings.is_ours(h) and isinstance(h.get("currentHash"), str)}
+    try:
+        state = _state(server, cwd)
+    except TrustError:
+        return [], None
+    return ours_elsewhere(state, hooks_file, hashes, skip), state
 
 
 def places(data: dict) -> list[tuple[str, str, dict]]:
@@ -204,19 +286,38 @@ def forget(hooks_file: str, ours: list[tuple[str, str, dict]], cwd: str, env: Ma
     hashes = our_hashes(ours, env, timeout)
     server = open_server(os.environ if env is None else env, cwd, timeout)
     try:
-        config = server.call("config/read", {"includeLayers": False, "cwd": cwd}).get("config")
-        hooks = config.get("hooks") if isinstance(config, dict) else None
-        state = hooks.get("state") if isinstance(hooks, dict) else None
-        real = os.path.realpath(hooks_file)
-        gone = sorted(key for key, entry in (state.items() if isinstance(state, dict) else ())
-                      if isinstance(entry, dict) and entry.get("trusted_hash") in hashes and _file_of(key) == real)
+        gone = ours_elsewhere(_state(server, cwd), hooks_file, hashes, set())
         if gone:
             _config_writable(env)
-            server.call("config/batchWrite", {"edits": [
-                {"keyPath": f'hooks.state."{key}"', "value": None, "mergeStrategy": "replace"} for key in gone]})
+            server.call("config/batchWrite", {"edits": _removals(gone)})
         return len(gone)
     finally:
         server.close()
+
+
+def held_at(hooks_file: str, ours: list[tuple[str, str, dict]], env: Mapping[str, str] | None = None
+            ) -> list[str] | None:
+    """Without a codex to ask: the keys of the trust tables Codex's config.toml holds at our places of
+    ``hooks_file`` (``ours``: :func:`places`), read here; [] when the file is missing, None when it
+    cannot be read as TOML (it may hold them). why read it: uninstall without codex on PATH left our
+    tables and said nothing, and a hook of the person's that moved up into our place carried our hash
+    (Codex skips it); said of an install never trusted (codex was never on PATH), they were not there."""
+    import tomllib
+
+    from lazy_harness import paths
+    from lazy_harness.regular_file import read_regular
+
+    try:
+        data = tomllib.loads(read_regular(os.path.join(paths.codex_home(env), "config.toml")).decode("utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError, RecursionError):  # why: TOMLDecodeError, and bytes that are not UTF-8
+        return None
+    hooks = data.get("hooks")
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    real, mine = os.path.realpath(hooks_file), {place for place, _, _ in ours}
+    return sorted(key for key in (state if isinstance(state, dict) else ())
+                  if _file_of(key) == real and ":".join(key.rsplit(":", 3)[1:]) in mine)
 
 
 def _file_of(key: str) -> str | None:

@@ -12,6 +12,7 @@ import click
 
 from lazy_harness import (
     codex_trust, codex_trust_listing, codex_trust_server, hook_command, paths, settings, settings_read, settings_write)
+from lazy_harness.cli import codex_homes
 from lazy_harness.cli.hooks_install import kept_timeouts
 from lazy_harness.errors import SettingsError
 
@@ -55,19 +56,38 @@ def install(cwd: str | None = None) -> bool:
         click.echo(f"warning: {target}: top-level key {key!r}: Codex reads only \"description\" and \"hooks\" "
                    "there, and codex 0.171.0 refuses the whole file for any other key (kept as is)")
     try:
-        hooks = codex_trust.trust(target, cwd or os.getcwd())
+        hooks, tidied = codex_trust.trust(target, cwd or os.getcwd())
     except codex_trust_listing.BlockedError as exc:
         click.echo(f"trust: not done: {exc.message}; {exc.effect}: {exc.hint}")
         return False
     except codex_trust_server.TrustError as exc:
         click.echo(f"trust: not done ({exc.message}); Codex runs no hook until it is trusted: {TRUST_BY_HAND}")
         return True
-    click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}")
+    click.echo(f"trust: {len(hooks)} hooks trusted in {os.path.join(paths.codex_home(), 'config.toml')}"
+               + _tidied_said(tidied))
     off = codex_trust.switched_off(hooks)
     if off:
         said = OFF_SAID.format(events=", ".join(off))
         click.echo(f"warning: {said}; left as you set it: turn them on in Codex's /hooks")
     return True
+
+
+def _tidied_said(tidied: codex_trust.Tidied) -> str:
+    """What install did of trust entries of ours left at places no longer ours (a hook put before ours
+    moved them), after its trust line; "" when there were none."""
+    if tidied.removed:
+        n = len(tidied.removed)
+        return (f"; removed {n} {'entry' if n == 1 else 'entries'} of ours left at {'a place' if n == 1 else 'places'} "
+                f"no longer ours: {', '.join(tidied.removed)}")
+    if tidied.left:
+        return (f"; entries of ours left at places no longer ours ({tidied.why}): delete these tables from it by "
+                f"hand: {_tables(tidied.left)}")
+    return ""
+
+
+def _tables(keys: list[str]) -> str:
+    """The trust tables of ``keys`` as config.toml names them."""
+    return ", ".join(f'[hooks.state."{key}"]' for key in keys)
 
 
 def foreign_keys(path: str) -> list[str]:
@@ -82,7 +102,7 @@ def foreign_keys(path: str) -> list[str]:
 
 def uninstall(cwd: str | None = None) -> None:
     """Remove exactly our entries from hooks.json (the file as it was before install), then their
-    trust entries from Codex's config.toml when codex can be asked."""
+    trust entries from Codex's config.toml when codex can be asked; else name those left."""
     target = paths.codex_hooks_file()
     cwd = cwd or os.getcwd()
     data, before, blocked = _listed_before(target, cwd)
@@ -111,10 +131,31 @@ def uninstall(cwd: str | None = None) -> None:
         elif blocked is not None:
             removed = _forget(blocked, target, ours, cwd)
             click.echo(f"trust: removed {removed} entries from {config} ({blocked.message}){moved}")
+        else:  # why: codex is not on PATH (_listed_before); nothing could be asked, so say what is left
+            _left_without_codex(target, ours, config, moved)
     except codex_trust_server.TrustError as exc:
-        tables = ", ".join(f'[hooks.state."{target}:{place}"]' for place, _, _ in ours)
-        click.echo(f"trust: entries left in {config} ({exc.message}); they trust nothing now; to tidy up, "
-                   f"delete these tables from it by hand: {tables}{moved}")
+        keys = exc.keys if isinstance(exc, codex_trust.EntriesLeft) else [f"{target}:{p}" for p, _, _ in ours]
+        _say_left(config, exc.message, keys, moved)
+
+
+def _say_left(config: str, why: str, keys: list[str], moved: str) -> None:
+    """The line of uninstall naming the trust tables of ours left in Codex's ``config``, and why."""
+    click.echo(f"trust: entries left in {config} ({why}); they trust nothing now; to tidy up, "
+               f"delete these tables from it by hand: {_tables(keys)}{moved}")
+
+
+def _left_without_codex(target: str, ours: list, config: str, moved: str) -> None:
+    """Uninstall without a codex to ask: the trust tables of ours config.toml holds (read here; all our
+    places when it cannot be read), named to delete by hand; nothing when it holds none and no hook of
+    the person's moved."""
+    why = "codex is not on PATH"
+    held = codex_trust.held_at(target, ours)
+    if held is None:
+        held = [f"{target}:{place}" for place, _, _ in ours]
+    if held:
+        _say_left(config, why, held, moved)
+    elif moved:
+        click.echo(f"trust: {config} holds no entry of ours ({why}){moved}")
 
 
 def _listed_before(target: str, cwd: str
@@ -165,33 +206,50 @@ class CodexState:
         self.trust = ""  # "trusted", "not trusted: <events>", "unknown: <why>", "" (nothing to ask)
         self.refused: codex_trust_listing.BlockedError | None = None  # Codex runs none of our hooks: why
         self.off: list[str] = []  # our events switched off in Codex's /hooks
+        # when this shell's hooks.json (``here``) holds none of ours: the CODEX_HOME the queue's Codex
+        # tasks name whose hooks.json (``path``) does (cli/codex_homes.py)
+        self.home: str | None = None
+        self.here = path
 
 
 def inspect(cwd: str | None = None, ask: bool = True) -> CodexState:
-    """hooks.json of Codex and, with ``ask`` and our hooks in it, their trust as the app-server reports it."""
+    """hooks.json of Codex and, with ``ask`` and our hooks in it, their trust as the app-server reports it.
+    When this shell's holds none of ours, the hooks.json of the CODEX_HOME the queue's Codex sessions
+    ran with, if it holds them (``home`` set)."""
     path = paths.codex_hooks_file()
+    found = _read_state(path)
+    if found.state != "invalid" and not found.ours and (held := codex_homes.holding_ours()) is not None:
+        found = CodexState(os.path.join(held[0], "hooks.json"), "ok", held[1])
+        found.home, found.here = held[0], path
+    if found.ours and ask:
+        env, why = codex_homes.asking_env(found.home) if found.home else (None, None)
+        try:
+            found.trust, found.off = ((f"unknown: not asked: {why}", []) if why
+                                      else trust_line(found.path, cwd or os.getcwd(), env))
+        except codex_trust_listing.BlockedError as exc:
+            found.trust, found.refused = f"none: {exc.message}", exc
+    return found
+
+
+def _read_state(path: str) -> CodexState:
+    """hooks.json at ``path``: missing, invalid (with why) or ok with our hooks in it (maybe none)."""
     try:
         data, _ = settings_read.read(path)
     except SettingsError as exc:
         return CodexState(path, "invalid", [], exc.message.removeprefix(f"{path}: ").removesuffix("; left untouched"))
     if data is None:
         return CodexState(path, "missing", [])
-    found = CodexState(path, "ok", settings.find_ours(data))
-    if found.ours and ask:
-        try:
-            found.trust, found.off = trust_line(path, cwd or os.getcwd())
-        except codex_trust_listing.BlockedError as exc:
-            found.trust, found.refused = f"none: {exc.message}", exc
-    return found
+    return CodexState(path, "ok", settings.find_ours(data))
 
 
-def trust_line(path: str, cwd: str) -> tuple[str, list[str]]:
+def trust_line(path: str, cwd: str, env: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
     """Our hooks' trust as Codex reports it, in words, and the events of ours switched off in Codex's
-    ``/hooks``; raises BlockedError when Codex runs none of them."""
+    ``/hooks``; raises BlockedError when Codex runs none of them. ``env``: the environment to ask in
+    (another CODEX_HOME), this process's when None."""
     if codex_trust_server.find_codex() is None:
         return "unknown: codex is not on PATH", []
     try:
-        hooks = codex_trust.status(path, cwd)
+        hooks = codex_trust.status(path, cwd, env)
     except codex_trust_listing.BlockedError:
         raise
     except codex_trust_server.TrustError as exc:
@@ -204,24 +262,7 @@ def trust_line(path: str, cwd: str) -> tuple[str, list[str]]:
 
 def sessions_seen(env: Mapping[str, str] | None = None) -> int:
     """Codex sessions the queue has held a task for (``agent=codex``: waiting, running, done or failed)."""
-    from lazy_harness import queue
-
-    q = paths.queue_dir(env)
-    seen: set[str] = set()
-    for which in (queue.PENDING, queue.PROCESSING, queue.DONE, queue.FAILED):
-        folder = queue.folder(q, which)
-        try:
-            names = [n for n in os.listdir(folder) if n.endswith(queue.SUFFIX)]
-        except OSError:
-            continue
-        for name in names:
-            try:
-                task = queue.read_task(os.path.join(folder, name))
-            except OSError:
-                continue
-            if task.get("agent") == "codex" and task.get("session_id"):
-                seen.add(task["session_id"])
-    return len(seen)
+    return len({task["session_id"] for _, task in codex_homes.codex_tasks(env) if task.get("session_id")})
 
 
 def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None]]:
@@ -237,14 +278,16 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
         return [("info", "codex hooks", f"{found.path} holds no lazy-harness hooks; Codex sessions are not "
                  "remembered", "lh hooks install --agent codex")]
     sessions = ("ok", "codex sessions", f"{sessions_seen()} seen by the queue (tasks with agent=codex)", None)
+    rows: list[tuple[str, str, str, str | None]] = [] if found.home is None else [_home_row(found)]
     if found.refused is not None:  # why: Codex runs none of the file's hooks; their trust is moot
-        return [("fail", "codex hooks", f"{found.refused.message}; {found.refused.effect}",
-                 found.refused.hint), sessions]
-    rows: list[tuple[str, str, str, str | None]] = [_hooks_row(found)]
+        return [*rows, ("fail", "codex hooks", f"{found.refused.message}; {found.refused.effect}",
+                        found.refused.hint), sessions]
+    rows.append(_hooks_row(found))
     if found.trust == codex_trust.TRUSTED:
         rows.append(("ok", "codex trust", "Codex trusts our hooks", None))
     elif found.trust.startswith("not trusted"):
-        rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them", "lh hooks install --agent codex"))
+        rows.append(("fail", "codex trust", f"{found.trust}: Codex skips them",
+                     codex_homes.with_home(found.home, "lh hooks install --agent codex")))
     else:
         rows.append(("warn", "codex trust", found.trust, TRUST_BY_HAND))
     if found.off:
@@ -252,6 +295,15 @@ def doctor_lines(cwd: str | None = None) -> list[tuple[str, str, str, str | None
                      "turn them on in Codex's /hooks"))
     rows.append(sessions)
     return rows
+
+
+def _home_row(found: CodexState) -> tuple[str, str, str, str | None]:
+    """``lh doctor``'s row saying the Codex lines are of another CODEX_HOME than this shell's: the one
+    the queue's Codex sessions ran with, whose hooks.json holds ours (``found.home``)."""
+    return ("info", "codex home", f"{found.here} (this shell's CODEX_HOME) holds no lazy-harness hooks; the queue's "
+            f"Codex sessions ran with CODEX_HOME={found.home}, whose hooks.json holds them: the codex lines below are "
+            "of that home", codex_homes.with_home(found.home, "lh hooks status") + "; lh hooks install and uninstall "
+            "--agent codex act on the CODEX_HOME they run with")
 
 
 def _hooks_row(found: CodexState) -> tuple[str, str, str, str | None]:
@@ -263,7 +315,7 @@ def _hooks_row(found: CodexState) -> tuple[str, str, str, str | None]:
     events = [o.event for o in found.ours]
     missing = [e for e in settings.CODEX_EVENTS if e not in events]
     detail = f"{found.path}: {', '.join(events)}"
-    reinstall = "lh hooks install --agent codex"
+    reinstall = codex_homes.with_home(found.home, "lh hooks install --agent codex")
     claude = [o.event for o in found.ours if hook_command.agent_of(o.command) == "claude"]
     if claude:
         return ("warn", "codex hooks", f"{found.path}: {', '.join(claude)} runs without {settings.AGENT_FLAG} "
@@ -293,7 +345,8 @@ def status_line(cwd: str | None = None) -> str | None:
     if not found.ours:
         return f"codex: hooks not installed (lh hooks install --agent codex); {seen}" if count else None
     off = f", switched off in Codex's /hooks: {', '.join(found.off)}" if found.off else ""
-    return f"codex: hooks installed ({len(found.ours)} in {found.path}), trust {found.trust}{off}; {seen}"
+    where = found.path if found.home is None else f"{found.path}, {codex_homes.elsewhere_said(found.home, found.here)}"
+    return f"codex: hooks installed ({len(found.ours)} in {where}), trust {found.trust}{off}; {seen}"
 
 
 def left_note() -> str | None:
@@ -303,4 +356,4 @@ def left_note() -> str | None:
     if not found.ours:
         return None
     return (f"Codex CLI's {found.path} still holds {len(found.ours)} lazy-harness hooks, left as they are: "
-            "lh hooks uninstall --agent codex removes them")
+            f"{codex_homes.with_home(found.home, 'lh hooks uninstall --agent codex')} removes them")
