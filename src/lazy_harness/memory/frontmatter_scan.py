@@ -265,11 +265,16 @@ class Scan:
             raise Unusual
         if first[0] in "|>":  # a list item's block scalar
             return self.block(first)
-        if first[0] == "[" and first[-1] == "]":
+        # why the count: read item by item, a list nested 5,000 deep (a synced file) raised RecursionError
+        # in every reader; so deep a list is no list anyone wrote, and stays text
+        if first[0] == "[" and first[-1] == "]" and first.count("[") <= MAX_NESTED:
             inner = first[1:-1].strip()
             scan = Scan([], False, self.nulls, None)
             return [scan.value(part.strip() or "~") for part in inner.split(",")] if inner else []
         return first
+
+
+MAX_NESTED = 100  # brackets of a flow list read item by item when the block is not YAML (``Scan.flow``)
 
 
 def by_yaml(lines: list[str], nulls: bool) -> list[tuple[str, object]] | None:
@@ -287,14 +292,38 @@ def by_yaml(lines: list[str], nulls: bool) -> list[tuple[str, object]] | None:
         node = loader.get_single_node()
         if isinstance(node, yaml.MappingNode):
             loader.flatten_mapping(node)  # why: ``<<: *other`` merges its keys in, as safe_load does
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError):  # why RecursionError: a list nested 5,000 deep (a synced file)
         return None
     finally:
         loader.dispose()
-    if not isinstance(node, yaml.MappingNode):
+    if not isinstance(node, yaml.MappingNode) or _shared(node):
         return None
     memo: dict[int, object] = {}
-    return [(k.value, _as_text(v, nulls, memo)) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+    try:
+        return [(k.value, _as_text(v, nulls, memo)) for k, v in node.value if isinstance(k, yaml.ScalarNode)]
+    except RecursionError:
+        return None
+
+
+def _shared(root: object) -> bool:
+    """Whether a list or mapping of the block is reached twice (an alias of one, a merge key): then YAML's
+    reading is refused and the block read line by line. why: nine lines of aliases each naming the one
+    before nine times (a learning pushed to the sync remote) read as 387 million items wherever the
+    value was turned into text or JSON: ``lh sync``, ``lh memory show`` and SessionStart never ended."""
+    import yaml
+
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, yaml.ScalarNode):
+            continue
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        for item in getattr(node, "value", ()):
+            todo.extend(item if isinstance(item, tuple) else (item,))
+    return False
 
 
 def _as_text(node: object, nulls: bool, memo: dict[int, object]) -> object:

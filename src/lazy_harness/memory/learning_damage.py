@@ -219,6 +219,8 @@ def _yaml_problem(text: str, path: str) -> list[str]:
     try:
         # why BaseLoader: every scalar stays text; the title and date are judged as the readers read them
         value = yaml.load(block, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds no objects
+    except RecursionError:  # why: a list nested thousands deep stopped lh memory check with a traceback
+        return ["frontmatter is not YAML a reader can take (nested too deep)"]
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 2}: " if mark is not None else ""

@@ -39,6 +39,8 @@ def _frontmatter(text: str, path: str) -> tuple[str, str, dict, str, str]:
         front = yaml.safe_load(head) or {}
     except yaml.YAMLError as exc:
         raise LhError(f"{path}: frontmatter is not valid YAML ({str(exc).splitlines()[0]})") from None
+    except RecursionError:  # why: a list nested thousands deep (a synced file) stopped forget with a traceback
+        raise LhError(f"{path}: frontmatter nested too deep to read; not changed") from None
     if not isinstance(front, dict):
         raise LhError(f"{path}: frontmatter is not a mapping")
     return bom, nl, _settled(front, body[:end + len(nl) + 3]), body[end + len(nl):], head
