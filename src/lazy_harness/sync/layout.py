@@ -164,7 +164,20 @@ def _unwritable(path: str) -> str:
         return "a name that is not UTF-8, which this machine cannot write"
     if any(len(part.encode("utf-8")) > NAME_MAX for part in path.split("/")):
         return f"a name longer than {NAME_MAX} bytes, which no file system here takes"
+    if _dotted(path):
+        return "a name no clone checks out (git refuses '.', '..' and '.git' in a path)"
     return ""
+
+
+def _dotted(path: str) -> bool:
+    return any(part in ("", ".", "..") or part.lower() == ".git" for part in path.split("/"))
+
+
+# why: a path no clone checks out cannot be deleted from one with ``git rm`` (the checkout fails first,
+# and ``git rm`` says the path is outside the repository): the remote's branch goes back instead
+NO_CHECKOUT_HINT = ("no clone can check it out, so git rm cannot reach it: in a clone made with --no-checkout, "
+                    "find the last commit before it (git log --stat) and push it back over the branch "
+                    "(git push --force origin <that commit>:main), then lh sync")
 
 
 def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, learnings: str) -> None:
@@ -174,7 +187,7 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
     new memory from being committed, a nested ``.gitattributes`` turns the merge drivers off, a folder
     at ``handoff.md`` takes the rendered file's place (``outside_layout``)."""
     listing = _git(data, "ls-tree", "-r", "-z", "--full-tree", f"origin/{BRANCH}", env=env).stdout
-    stranger = ""
+    stranger, hint = "", "delete it on the remote, then lh sync"
     for entry in listing.split("\0"):
         if not entry:
             continue
@@ -185,7 +198,8 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
             break
         unwritable = _unwritable(path)
         if unwritable:  # why first: every round of every machine stopped in git's checkout on it
-            stranger = stranger or f"{shown(path)}, {unwritable}"
+            if not stranger:  # why the hint: ``git rm --cached`` takes a long name, not a '..' in one
+                stranger, hint = f"{shown(path)}, {unwritable}", NO_CHECKOUT_HINT if _dotted(path) else hint
             continue
         why = outside_layout(path, projects, learnings)
         found = other_layout(path, projects, learnings) if why else None
@@ -193,8 +207,7 @@ def _refuse_strangers(data: str, env: Mapping[str, str] | None, projects: str, l
             raise _other_layout_error(data, path, found, projects, learnings)
         stranger = stranger or (f"{shown(path)}, {why}" if why else "")
     if stranger:
-        raise SyncError(f"the remote holds {stranger}: refused, nothing merged",
-                        hint="delete it on the remote, then lh sync")
+        raise SyncError(f"the remote holds {stranger}: refused, nothing merged", hint=hint)
 
 
 
