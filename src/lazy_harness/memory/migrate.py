@@ -380,6 +380,8 @@ def _earlier_to_take(root: str | None, memory_dir: str, env: Env | None,
     moved = earlier_key(root, memory_dir, env)
     if not moved or not root:
         return None, [], False
+    if not os.path.isdir(root):  # why: a folder away (moved and back, a disk not mounted) tells nothing of
+        return None, [], True   # its repository; said "another repository" and recorded its path key
     owner = still_owned(moved, root, env)
     if owner:  # why: left where it is, never split: the person says whether the two are one
         whose = "another project" if owner == "?" else owner
