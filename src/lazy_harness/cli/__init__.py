@@ -190,9 +190,22 @@ def _main(argv: list[str] | None) -> None:
     except BrokenPipeError:
         sys.exit(0)
     except OSError as exc:  # why: a memory file that is a folder, unreadable, a full disk: one line, no traceback
-        click.echo(terminal_safe(f"lh: {os_error_line(exc)}"), err=True)
+        click.echo(terminal_safe(f"lh: {os_error_line(exc)}{_no_cwd(exc)}"), err=True)
         sys.exit(1)
     sys.exit(rc if isinstance(rc, int) else 0)
+
+
+def _no_cwd(exc: OSError) -> str:
+    """What to do when the error is the working folder's, gone (``os.getcwd`` names no file): why: ``lh:
+    No such file or directory`` alone, run in a folder deleted under the shell, named nothing."""
+    if exc.filename is not None or not isinstance(exc, FileNotFoundError):
+        return ""
+    try:
+        os.getcwd()
+    except OSError:
+        return (" (the current folder no longer exists: cd to the project, or give a command that takes it "
+                "--project FOLDER)")
+    return ""
 
 
 def os_error_line(exc: OSError) -> str:
