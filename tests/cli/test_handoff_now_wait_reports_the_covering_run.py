@@ -13,6 +13,7 @@ import subprocess
 from lazy_harness import paths, queue as spool
 from lazy_harness.worker.pipeline import NOTHING_NEW
 from tests.cli.lhrun import invoke, lh_script
+from tests.cli.test_waitfx_handoff_replaced import _first_line
 from tests.hooks.hookrun import enable_loop, run_hook
 from tests.support import fake_claude
 from tests.support.child_events import gone
@@ -28,18 +29,6 @@ def _setup(isolated_home, tmp_path, monkeypatch, **fake) -> tuple:
     project = tmp_path / "proj"
     project.mkdir()
     return bin_dir, project, place(project)
-
-
-def _first_line(proc: subprocess.Popen) -> str:
-    """The waiter's first line, read byte by byte (a buffered read could take later lines with it)."""
-    assert proc.stdout is not None
-    line = b""
-    while not line.endswith(b"\n"):
-        byte = os.read(proc.stdout.fileno(), 1)
-        if not byte:
-            break
-        line += byte
-    return line.decode()
 
 
 def _record(q: str, which: str, task: str) -> dict:
