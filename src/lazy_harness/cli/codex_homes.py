@@ -23,9 +23,15 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
-def codex_tasks(env: Mapping[str, str] | None = None) -> list[tuple[str, dict]]:
+# why: lh status, lh doctor and lh memory show look for another home whenever this shell's hooks.json holds
+# none of ours, as for everyone using Claude Code alone; reading each of 5,000 finished tasks cost 55 ms
+NEWEST = 200  # finished tasks (of done/ and of failed/) a look for another CODEX_HOME reads, the newest
+
+
+def codex_tasks(env: Mapping[str, str] | None = None, newest: int | None = None) -> list[tuple[str, dict]]:
     """(file name, fields) of each task the queue holds with ``agent=codex``: waiting, running, done
-    or failed. A name starts with the time it was queued, so names sort as the tasks came."""
+    or failed (``newest``: of done/ and failed/ only the newest that many). A name starts with the time
+    it was queued, so names sort as the tasks came."""
     from lazy_harness import queue
 
     q = paths.queue_dir(env)
@@ -33,9 +39,11 @@ def codex_tasks(env: Mapping[str, str] | None = None) -> list[tuple[str, dict]]:
     for which in (queue.PENDING, queue.PROCESSING, queue.DONE, queue.FAILED):
         folder = queue.folder(q, which)
         try:
-            names = [n for n in os.listdir(folder) if n.endswith(queue.SUFFIX)]
+            names = sorted(n for n in os.listdir(folder) if n.endswith(queue.SUFFIX))
         except OSError:
             continue
+        if newest is not None and which in (queue.DONE, queue.FAILED):
+            names = names[-newest:]
         for name in names:
             try:
                 task = queue.read_task(os.path.join(folder, name))
@@ -48,10 +56,11 @@ def codex_tasks(env: Mapping[str, str] | None = None) -> list[tuple[str, dict]]:
 
 def homes_named(env: Mapping[str, str] | None = None) -> list[str]:
     """The ``CODEX_HOME`` folders the queue's Codex tasks name (the folder of the sessions folder a
-    task names), newest task first, less this shell's own (``paths.codex_home``)."""
+    task names), newest task first, less this shell's own (``paths.codex_home``); of the newest
+    ``NEWEST`` finished tasks of each folder, every waiting or running one."""
     here = os.path.realpath(paths.codex_home(env))
     homes: list[str] = []
-    for _, task in sorted(codex_tasks(env), key=lambda found: found[0], reverse=True):
+    for _, task in sorted(codex_tasks(env, NEWEST), key=lambda found: found[0], reverse=True):
         folder = os.path.normpath(str(task.get(TRANSCRIPTS) or "."))
         home = os.path.dirname(folder)
         if (os.path.isabs(folder) and os.path.basename(folder) == "sessions"
