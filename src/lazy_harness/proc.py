@@ -30,6 +30,10 @@ from types import FrameType
 
 from lazy_harness.errors import LhError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import IO
+
 STDERR_TAIL_LINES = 20
 STDERR_TAIL_CHARS = 2000
 _ARG_DISPLAY_CHARS = 60  # why: --json-schema carries a whole schema; the message must stay one line
@@ -112,12 +116,14 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
 
 def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, timeout: float | None = None,
-        env: dict[str, str] | None = None, cwd: str | None = None, umask: int = -1) -> Result:
+        env: dict[str, str] | None = None, cwd: str | None = None, umask: int = -1,
+        stdin: IO[bytes] | None = None) -> Result:
     """Run ``argv`` (no shell) in its own process group and wait, at most ``timeout`` seconds.
 
-    ``input`` goes to stdin (stdin is /dev/null when None). ``env`` replaces the environment when
-    given. ``umask``: the child's (-1: this process's). Raises :class:`CommandNotFound` /
-    :class:`ProcError` only when the program cannot start.
+    ``input`` goes to stdin through a pipe; ``stdin``, an open file, is read instead (stdin is
+    /dev/null when both are None). ``env`` replaces the environment when given. ``umask``: the
+    child's (-1: this process's). Raises :class:`CommandNotFound` / :class:`ProcError` only when the
+    program cannot start.
     """
     argv = [str(a) for a in argv]
     if not argv:
@@ -125,7 +131,7 @@ def run(argv: list[str] | tuple[str, ...], input: str | bytes | None = None, tim
     data = input.encode("utf-8") if isinstance(input, str) else input
     held, caught = _hold_stops()
     try:
-        proc = _start(argv, data, env, cwd, umask)
+        proc = _start(argv, data, env, cwd, umask, stdin)
     except BaseException:
         _release(held, caught)
         raise
@@ -170,10 +176,11 @@ def _communicate(proc: subprocess.Popen, data: bytes | None, timeout: float | No
 
 
 def _start(argv: list[str], data: bytes | None, env: dict[str, str] | None, cwd: str | None,
-           umask: int) -> subprocess.Popen:
+           umask: int, stdin: IO[bytes] | None = None) -> subprocess.Popen:
+    fed = stdin if stdin is not None else subprocess.PIPE if data is not None else subprocess.DEVNULL
     try:
         return subprocess.Popen(
-            argv, stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+            argv, stdin=fed,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd, umask=umask,
             start_new_session=True,  # why: on timeout we kill the group, so the child's children die too
         )

@@ -51,15 +51,18 @@ def finished() -> None:
     sys.stdout.flush()
 
 
-def run_to(argv: list[str]) -> str:
+def run_to(argv: list[str], at_stop=None) -> str:
     """Run a writer until it stops at its armed step or finishes; SIGKILL it there and return the
-    line it printed (``stopped <n> <name>`` or ``finished``)."""
+    line it printed (``stopped <n> <name>`` or ``finished``). ``at_stop(pid, line)``, when given, is
+    called with the writer still held there, before the kill."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
     child = subprocess.Popen(argv, stdout=subprocess.PIPE, env=env)
     try:
         ready = child_events.readable(child.stdout, WAIT)  # why: bounded only so a bug cannot hang
         assert ready, f"the writer neither stopped nor finished within {WAIT} s"
         line = child.stdout.readline().decode().strip()
+        if at_stop is not None:
+            at_stop(child.pid, line)
     finally:
         child.kill()
         child.wait()

@@ -24,6 +24,25 @@ def started_with_home(home) -> list[int]:
     return found
 
 
+def children(pid: int) -> list[int]:
+    """The pids whose parent is ``pid`` (Linux ``/proc``; none elsewhere)."""
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue  # not a process, or gone between the listing and the read
+        fields = stat[stat.rfind(b")") + 2:].split()  # why after the last ")": a name may hold spaces
+        if entry.isdigit() and len(fields) > 1 and int(fields[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
 def describe(pids: list[int]) -> list[str]:
     """What each of ``pids`` is, for a failing test's message: its command line, state and age."""
     out = []

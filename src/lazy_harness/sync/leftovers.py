@@ -1,5 +1,6 @@
 """What a round killed half-way leaves in the repository, undone before the next round runs any git:
-git's stale lock files (kept while a ``git gc`` of ours still runs) and a half-done merge."""
+git's stale lock files (kept while a ``git gc`` of ours still runs), an index git cannot read and a
+half-done merge."""
 
 from __future__ import annotations
 
@@ -17,15 +18,36 @@ if TYPE_CHECKING:
 
 def repair(data: str, env: Mapping[str, str] | None = None, now: float | None = None) -> list[str]:
     """Undo what a round killed half-way left behind: git's stale lock files (:func:`_remove_locks`),
-    then a half-done merge. Call only while holding the sync lock, before the round runs any git
-    (``ensure_repo``'s ``git config`` stops on a stale ``config.lock``); nothing to do without ``.git``."""
+    an index git cannot read (:func:`_rebuilt_index`), then a half-done merge. Call only while holding
+    the sync lock, before the round runs any git (``ensure_repo``'s ``git config`` stops on a stale
+    ``config.lock``); nothing to do without ``.git``."""
     _guarded(data)  # why first: nothing is removed from a repository another user could write
     gitdir = os.path.join(data, ".git")
     done = _remove_locks(gitdir, _stale_locks(gitdir), now)
+    done += _rebuilt_index(data, gitdir, env)
     if os.path.exists(os.path.join(gitdir, "MERGE_HEAD")):
         _git(data, "merge", "--abort", check=False, env=env)
         done.append("aborted a half-done merge")
     return done
+
+
+def _rebuilt_index(data: str, gitdir: str, env: Mapping[str, str] | None) -> list[str]:
+    """Put the index back from HEAD when git cannot read it; the line saying so, or none. The index
+    only holds what a round staged, and every round stages anew from the files, so nothing of memory
+    is in it alone. why: a git of a killed round that outlived it (killed while git ran) and the next
+    round's git can write one index (its lock taken for stale, :func:`_remove_locks`); git then stops on
+    "index file smaller than expected" in every round after. The files in the folder are not touched."""
+    index = os.path.join(gitdir, "index")
+    if not os.path.isfile(index):
+        return []
+    # why a path that matches nothing: git reads the whole index and prints none of it
+    read = _git(data, "ls-files", "-z", "--", ":(literal).lh-matches-nothing", check=False, env=env)
+    if read.ok or "index" not in read.stderr:
+        return []
+    os.unlink(index)
+    if _git(data, "rev-parse", "-q", "--verify", "HEAD", check=False, env=env).ok:
+        _git(data, "reset", "-q", env=env)
+    return ["rebuilt an index git could not read from the last commit (the files are as they were)"]
 
 
 def _stale_locks(gitdir: str) -> list[str]:

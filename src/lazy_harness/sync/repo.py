@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 
 from lazy_harness import proc
 from lazy_harness.errors import LhError
@@ -215,9 +216,19 @@ def _git(data: str, *args: str, timeout: float = GIT_TIMEOUT, check: bool = True
 
 
 def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) -> proc.Result:
+    """git ``args`` in ``data`` reading ``text``. why from a file written whole before git starts, not a
+    pipe: a round killed while it wrote the pipe left git running on what it had read. Given no paths,
+    ``git add -A --pathspec-from-file=-`` staged the whole data folder, and the git outlived the round
+    into the next one, whose removal of the stale ``index.lock`` let the two write one index: every
+    round after stopped on "index file smaller than expected". The file has no name (``TemporaryFile``)
+    and sits in ``.git``: nothing is left behind, nothing written outside the data folder."""
     _guarded(data)
-    result = proc.run(["git", "-C", data, *args], input=text, timeout=GIT_TIMEOUT, env=git_env(data, env),
-                      umask=GIT_UMASK)
+    with tempfile.TemporaryFile(dir=os.path.join(data, ".git")) as fed:
+        fed.write(text.encode("utf-8"))
+        fed.flush()
+        fed.seek(0)
+        result = proc.run(["git", "-C", data, *args], stdin=fed, timeout=GIT_TIMEOUT, env=git_env(data, env),
+                          umask=GIT_UMASK)
     if not result.ok:
         raise SyncError(f"git {args[0]} failed: {result.describe()}", hint="lh sync --status")
     return result
