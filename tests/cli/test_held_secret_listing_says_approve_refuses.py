@@ -44,3 +44,23 @@ def _block(out: str, eid: str) -> str:
     at = next(i for i, ln in enumerate(lines) if ln.startswith(f"  {eid}"))
     under = [ln for ln in lines[at + 1:] if ln.startswith("      ")]
     return "\n".join([lines[at], *under[:len(lines)]]) if under else lines[at]
+
+
+def _heading(out: str) -> str:
+    return next(ln for ln in out.splitlines() if " held (not shown to sessions;" in ln)
+
+
+def test_the_heading_offers_approve_only_for_what_approve_takes(tmp_path, monkeypatch, isolated_home):
+    root = ms.make_project(tmp_path, "proj")
+    path = os.path.join(paths.memory_dir(root), files.DECISIONS)
+    ms.write_jsonl(path, [ms.decision(NOW - 60, f"Use key {AWS} for the deploy bucket", "it works")])
+    monkeypatch.chdir(root)
+    alone = invoke("memory", "held")
+    assert alone.code == 0, alone.err
+    assert "approve ID releases one" not in _heading(alone.out), alone.out
+    assert "held for a secret" in _heading(alone.out), alone.out
+    ms.write_jsonl(path, [ms.decision(NOW - 60, f"Use key {AWS} for the deploy bucket", "it works"),
+                          ms.decision(NOW - 30, "Setup step", POISON)])
+    both = invoke("memory", "held")
+    assert both.code == 0, both.err
+    assert "approve ID releases one not held for a secret" in _heading(both.out), both.out

@@ -225,14 +225,18 @@ def _list_held(found: list[dict], mdir: str) -> None:
 
     held_ = [h for h in found if h["state"] == state.HELD]
     waiting = [h for h in found if h["state"] == state.WAITING]
+    refusals = {h["id"]: held_review.approve_refused(mdir, h) for h in held_}
     if held_:
-        click.echo(f"{len(held_)} held (not shown to sessions; lh memory approve ID releases one, lh memory forget "
-                   "ID drops it):")
+        # why: "approve releases one" is untrue of one held for a secret; the heading says so when all are
+        approves = ("lh memory approve ID releases one" if not any(refusals.values()) else
+                    "lh memory approve ID releases one not held for a secret" if not all(refusals.values()) else
+                    "each is held for a secret: edit it out of the file named under it")
+        click.echo(f"{len(held_)} held (not shown to sessions; {approves}, lh memory forget ID drops it):")
     for h in held_:
         origin = from_origin(neutral(h["origin"], 120))
         click.echo(terminal_safe(f"  {h['id']}  {h['kind']:<8}  held: {h['reason']}  {origin}"))
         click.echo(terminal_safe(f"      {neutral(h['text'], 300)}  ({h['file']})"))
-        if refused := held_review.approve_refused(mdir, h):  # why: "approve releases one" is untrue of it
+        if refused := refusals[h["id"]]:
             click.echo(terminal_safe(f"      lh memory approve refuses it: {refused}"))
         elif h.get("crosses"):  # why: one approval releases the hold and lets it cross (ADR 0032)
             click.echo("      a general learning: approving it shows it in every project's sessions, not only here")
