@@ -41,6 +41,11 @@ class View:
     titles: dict[str, entry_names.Named] | None = None  # ``_titles``, worked out once a page
     section: str | None = None  # the anchor of the section being made (``page``), where its actions come back
 
+    def all_link(self, anchor: str) -> str:
+        """The link of a cut list's "show all": this view with every entry, its search kept."""
+        search = f"&q={quote(self.query, safe='')}" if self.query else ""
+        return f"{self.base}/?project={quote(self.project.key)}&all=1{search}#{anchor}"
+
     def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str:
         """An action's form. It carries the view it was sent from (every entry, the search, the section),
         which the server sends the browser back to with the note of what was done (``Handler._back``)."""
@@ -131,7 +136,7 @@ def _more(v: View, anchor: str, cut: int | None, live: int, gone: int) -> str:
         cuts.append(f"{cut} of the {gone} left out")
     if not cuts:
         return ""
-    link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#{anchor}")
+    link = esc(v.all_link(anchor))
     return f'<p class="more">Shown: {esc(" and ".join(cuts))}: <a href="{link}">show all</a></p>'
 
 
@@ -196,8 +201,9 @@ def learnings_section(v: View) -> str:
 def search_section(v: View) -> str:
     from lazy_harness.recall.prompt import explain
 
+    every = '<input type="hidden" name="all" value="1">' if v.everything else ""  # why: a search keeps "show all"
     box = (f'<form class="search" method="get" action="{esc(v.base)}/#search"><input type="hidden" name="project" '
-           f'value="{esc(v.project.key)}"><input type="search" name="q" value="{esc(v.query or "")}" '
+           f'value="{esc(v.project.key)}">{every}<input type="search" name="q" value="{esc(v.query or "")}" '
            f'placeholder="Type a prompt: see what it would get" aria-label="prompt"><button type="submit">Search'
            f'</button></form>')
     if not v.query:
@@ -381,7 +387,7 @@ def held_section(v: View) -> str:
                            css=f"entry {h['state']}"))
     more = ""
     if cut is not None and len(found) > cut:
-        link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#held")
+        link = esc(v.all_link("held"))
         more = (f'<p class="more">The first {cut} of {len(found)} (lh memory approve --all approves every waiting '
                 f'learning): <a href="{link}">show all</a></p>')
     return f'<ul class="entries">{"".join(rows)}</ul>{more}'

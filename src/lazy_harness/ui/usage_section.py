@@ -6,7 +6,6 @@ The same counts as ``lh memory usage`` (memory/usage_log.py)."""
 from __future__ import annotations
 
 import time
-from urllib.parse import quote
 
 from lazy_harness.memory.done_with import done_with
 from lazy_harness.ui import held_and_usage
@@ -30,6 +29,8 @@ if TYPE_CHECKING:
         everything: bool
 
         def act(self, action: str, label: str, confirm: str | None = None, **fields: str) -> str: ...
+
+        def all_link(self, anchor: str) -> str: ...
 
     P = TypeVar("P", bound=Page)
 
@@ -137,7 +138,7 @@ def _more(v: Page, cut: int | None, total: int, which: str) -> str:
     that lists every entry; '' when nothing was cut."""
     if cut is None or total <= cut:
         return ""
-    link = esc(f"{v.base}/?project={quote(v.project.key)}&all=1#usage")
+    link = esc(v.all_link("usage"))
     return (f'<p class="more">Shown: the {cut} {esc(which)} of {total}; {total - cut} more: '
             f'<a href="{link}">show all</a>, or <code>lh memory usage</code> lists every entry with its counts</p>')
 
