@@ -28,7 +28,7 @@ def _recorded(seen) -> dict[str, str]:
 def test_git_fed_on_stdin_runs_with_the_same_no_prompt_settings_as_every_other(tmp_path):
     env, seen = _fake_git(tmp_path)
     data = str(tmp_path / "data")
-    os.makedirs(os.path.join(data, ".git"))  # why: git's input is written in the repository's .git
+    os.mkdir(data)
     repo._git(data, "status", env=env)
     by_git = _recorded(seen)
     repo._run_input(data, ["hash-object", "-w", "--stdin"], "text", env)

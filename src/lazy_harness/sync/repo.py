@@ -221,9 +221,11 @@ def _run_input(data: str, args: list[str], text: str, env: Mapping[str, str]) ->
     ``git add -A --pathspec-from-file=-`` staged the whole data folder, and the git outlived the round
     into the next one, whose removal of the stale ``index.lock`` let the two write one index: every
     round after stopped on "index file smaller than expected". The file has no name (``TemporaryFile``)
-    and sits in ``.git``: nothing is left behind, nothing written outside the data folder."""
+    and sits in ``.git``: nothing is left behind, nothing written outside the data folder (but for a
+    ``.git`` that is no folder, a case no round of ours makes: then the system's temp folder)."""
     _guarded(data)
-    with tempfile.TemporaryFile(dir=os.path.join(data, ".git")) as fed:
+    gitdir = os.path.join(data, ".git")
+    with tempfile.TemporaryFile(dir=gitdir if os.path.isdir(gitdir) else None) as fed:
         fed.write(text.encode("utf-8"))
         fed.flush()
         fed.seek(0)
