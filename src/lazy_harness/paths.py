@@ -443,6 +443,13 @@ def last_key_file(root: str, env: Mapping[str, str] | None = None) -> str:
     return os.path.join(machine_state_dir(env), "keys", project_key(root))
 
 
+def copied_file(path_key: str, env: Mapping[str, str] | None = None) -> str:
+    """What this machine last copied of the path-keyed memory folder ``path_key`` it left for another
+    machine (memory/migrate.py ``remember_copy``): the folder it went into, then each file's size,
+    change time and inode, in :func:`machine_state_dir`."""
+    return os.path.join(machine_state_dir(env), "copied", path_key)
+
+
 def alias_consent_file(memory_key: str, env: Mapping[str, str] | None = None) -> str:
     """The aliases this machine wrote for the memory folder of ``memory_key``, one key a line
     (memory/aliases.py ``counted``), in :func:`machine_state_dir`."""

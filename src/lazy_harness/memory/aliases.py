@@ -131,7 +131,7 @@ def salvage(text: str) -> dict | None:
     and the key or id it names must be whole JSON strings, so the value is exactly what was written
     (a value cut short has no closing quote and is not read); ``why``, ``ts`` and ``project`` when
     they survived too. None when the line does not hold that much."""
-    rec = lines.string_fields(text, ("op", "folder", "id", "why", "ts", "project"))
+    rec = lines.string_fields(text, ("op", "folder", "id", "why", "ts", "project", "machine"))
     op = rec.get("op")
     if op not in FIELD or not rec.get(FIELD[op]):
         return None
@@ -244,10 +244,11 @@ def _consent(own: str, value: str, env: Env | None = None) -> None:
 
 
 def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: bool = False,
-           project: str | None = None, consent: bool = True) -> bool:
+           project: str | None = None, consent: bool = True, machine: str | None = None) -> bool:
     """Add one record unless the folder has it already; True when written. ``locked``: the caller
     holds the folder lock (a second one in this process would wait for ever). ``project``: the name
-    of the project writing it, kept in the record (``written_by``). ``consent``: an alias this machine
+    of the project writing it, kept in the record (``written_by``). ``machine``: the machine that moved
+    the memory, kept in the record (memory/migrate.py ``moved_machines``). ``consent``: an alias this machine
     decided on (:func:`counted`), noted also when a round brought the same line first; :func:`carry`
     passes on only what the earlier folder had."""
     if op not in FIELD or not value or "\n" in value:
@@ -264,10 +265,13 @@ def record(memory_dir: str, op: str, value: str, why: str, now: float, locked: b
         if any(r["op"] == op and r[FIELD[op]] == value for r in records(memory_dir)):
             return False
         rec = {"op": op, FIELD[op]: value, "why": why, "ts": stamp(now)}
+        if project:
+            rec["project"] = project
+        if machine:
+            rec["machine"] = machine
         # why heal: a line cut short before its newline (a crash) would take this one into it, and the
         # salvage would keep only this one
-        append_line(os.path.join(memory_dir, FILE), jsonload.dumps({**rec, "project": project} if project else rec),
-                    heal=True)
+        append_line(os.path.join(memory_dir, FILE), jsonload.dumps(rec), heal=True)
         return True
 
     if locked:

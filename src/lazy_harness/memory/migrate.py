@@ -21,9 +21,13 @@ before the hook moves it, or have listed it in a version before. A line of MEMOR
 ``handoff.md`` once that file is gone is then removed (:func:`stale_index`, :func:`drop_stale_lines`),
 and only such a line: the rest of the file is Claude Code's and is kept byte for byte.
 
-Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``) and
-:func:`stale_index` (one small read); everything else (``memory.migrate_merge`` too) is imported only
-when there is something to do.
+A project that gains an origin while another machine's clone at the same path has none copies its
+path-keyed folder and leaves it for that machine (:func:`left_for`, docs/adr/0089); the copy is recorded
+(:func:`remember_copy`) and the folder merged again only when a round changed one of its files.
+
+Hot path: SessionStart imports this module and calls :func:`pending` (a few ``lstat``; one small read
+more for a folder left for another machine) and :func:`stale_index` (one small read); everything else
+(``memory.migrate_merge`` too) is imported only when there is something to do.
 """
 
 from __future__ import annotations
@@ -260,16 +264,113 @@ def pending(key: str, root: str | None, env: Env | None = None, memory_dir: str 
     earlier folder beside ``memory_dir`` (:func:`earlier_folder`) the usage record too."""
     out = []
     beside = os.path.dirname(memory_dir.rstrip(os.sep)) if memory_dir else None
-    for folder in legacy_dirs(key, root, env, memory_dir):
-        for name in NAMES + OWN if os.path.dirname(folder) == beside else NAMES:
+    # why first: a folder left for another machine stays beside this one, and telling it is this
+    # project's (``earlier_folder``: its first entries, the aliases and their consents) costs a start
+    # several times what its unchanged files do
+    for folder in legacy_dirs(key, root, env, None if _copy_unchanged(root, memory_dir, env) else memory_dir):
+        here = os.path.dirname(folder) == beside
+        copied = copied_before(folder, memory_dir, env) if here and memory_dir else {}
+        for name in NAMES + OWN if here else NAMES:
             path = os.path.join(folder, name)
             try:
                 st = os.lstat(path)
             except OSError:
                 continue
-            if st.st_mode & 0o170000 == 0o100000:  # why: S_ISREG without importing stat
+            # why the copy's record: a folder left for another machine (:func:`left_for`) stays, and
+            # merging it again at every start would read every file of it each time for nothing
+            if st.st_mode & 0o170000 == 0o100000 and copied.get(name) != _stamp(st):  # S_ISREG, no ``stat``
                 out.append(path)
     return out
+
+
+def _copy_unchanged(root: str | None, memory_dir: str | None, env: Env | None) -> bool:
+    """Whether the path-keyed folder beside ``memory_dir`` was copied into it and left for another
+    machine (:func:`remember_copy`), and none of its files changed since: one ``stat``, then, only for
+    such a folder, one small read and an ``lstat`` per name."""
+    if not root or not memory_dir:
+        return False
+    folder = os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), paths.project_key(root))
+    if folder == memory_dir.rstrip(os.sep) or not os.path.isdir(folder):
+        return False
+    copied = copied_before(folder, memory_dir, env)
+    return bool(copied) and stamps_of(folder) == copied
+
+
+def _stamp(st: os.stat_result) -> str:
+    return f"{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+
+
+def copied_before(folder: str, memory_dir: str | None, env: Env | None = None) -> dict[str, str]:
+    """{file name: its stamp} of the files of the path-keyed ``folder`` last copied into ``memory_dir``
+    and left for another machine (``paths.copied_file``); empty when none were, or into another folder.
+    One small read, once the folder is kept."""
+    if not memory_dir:
+        return {}
+    try:  # why read_regular: a FIFO in the file's place held the session start in open() for good
+        text = read_regular(paths.copied_file(os.path.basename(folder.rstrip(os.sep)), env), 65536)
+    except OSError:
+        return {}
+    head, _, rest = text.decode("utf-8", "replace").partition("\n")
+    if head != os.path.basename(memory_dir.rstrip(os.sep)):
+        return {}
+    return dict(line.split(" ", 1) for line in rest.splitlines() if line.count(" ") == 1)
+
+
+def remember_copy(folder: str, memory_dir: str, stamps: dict[str, str], env: Env | None = None) -> None:
+    """Record that the files of ``folder`` as ``stamps`` shows them (taken before they were read) are in
+    ``memory_dir`` now: :func:`pending` leaves them until one of them changes (a round brought the
+    other machine's new lines, or removed them). why before the read: a file changed while it was
+    merged then differs from its record and is merged again (nothing twice), never skipped."""
+    from lazy_harness.atomic import atomic_write, ensure_dir
+
+    path = paths.copied_file(os.path.basename(folder.rstrip(os.sep)), env)
+    ensure_dir(os.path.dirname(path))
+    text = os.path.basename(memory_dir.rstrip(os.sep)) + "\n" + "".join(f"{k} {v}\n" for k, v in sorted(stamps.items()))
+    atomic_write(path, text.encode("utf-8"))
+
+
+def forget_copy(folder: str, env: Env | None = None) -> None:
+    """Drop the record of a copy of ``folder`` (:func:`remember_copy`): its files go now."""
+    try:
+        os.unlink(paths.copied_file(os.path.basename(folder.rstrip(os.sep)), env))
+    except OSError:
+        pass
+
+
+def stamps_of(folder: str) -> dict[str, str]:
+    """{file name: stamp} of the memory files in ``folder`` now (:func:`remember_copy`)."""
+    out = {}
+    for name in NAMES + OWN:
+        try:
+            st = os.lstat(os.path.join(folder, name))
+        except OSError:
+            continue
+        if st.st_mode & 0o170000 == 0o100000:
+            out[name] = _stamp(st)
+    return out
+
+
+def left_for(folder: str, memory_dir: str, env: Env | None = None) -> list[str]:
+    """The machines other than this one whose decisions or failures the path-keyed ``folder`` holds and
+    that have not moved to ``memory_dir`` themselves (no alias record of the folder's key there names
+    them): the project's clone there has no origin yet and still reads and writes ``folder``, so its
+    files are copied, not removed (docs/adr/0089-a-path-key-left-for-the-other-machines.md). An entry
+    is another machine's when its ``machine`` names another host; one naming none (written before
+    provenance) is counted as this machine's, as every entry was before. why not also what arrived
+    through ``lh sync`` (``provenance.arrived``): that record goes by id, and this machine's own entry
+    arrives back by its id once the other machine copied it into the origin's folder."""
+    from lazy_harness.memory import aliases, lines, provenance
+
+    me = provenance.here(env)[0]
+    key = os.path.basename(folder.rstrip(os.sep))
+    moved = {r.get("machine") for r in aliases.records(memory_dir) if r["op"] == aliases.ALIAS and r["folder"] == key}
+    out: set[str] = set()
+    for kind in ("decision", "failure"):
+        for rec in lines.read_file(os.path.join(folder, f"{kind}s.jsonl")):
+            theirs = rec.get("machine")
+            if isinstance(theirs, str) and theirs and theirs != me and theirs not in moved:
+                out.add(theirs)
+    return sorted(out)
 
 
 INDEX = "MEMORY.md"  # Claude Code's own index of its memory folder
@@ -324,7 +425,6 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
     if not todo and not alias and not moved:
         return out + [line for line in map(drop_stale_lines, stale_index(key, root, env)) if line]
     from lazy_harness.atomic import ensure_dir
-    from lazy_harness.memory import migrate_merge
     from lazy_harness.memory.files import FolderLock
 
     ensure_dir(memory_dir)
@@ -334,15 +434,7 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
         # why: first, so a run cut after it still finds the files to move, and one cut before it records it
         if alias and root:
             out += _alias_earlier(memory_dir, alias, root, now)
-        for path in pending(key, root, env, memory_dir):  # again under the lock: another process may have moved them
-            try:
-                if os.path.basename(path) == HANDOFF:
-                    out.append(migrate_merge.move_handoff(path, memory_dir, now))
-                else:
-                    out.append(migrate_merge.merge_jsonl(path,
-                                                         os.path.join(memory_dir, os.path.basename(path))))
-            except (OSError, ValueError) as exc:
-                out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
+        out += _move_pending(memory_dir, key, root, env, now)
         if moved and root:
             out += _take_over_key(memory_dir, moved, root, now, env)
         for folder in legacy_dirs(key, root, env, memory_dir):
@@ -370,6 +462,44 @@ def migrate(memory_dir: str, key: str, root: str | None, env: Env | None = None,
                        + ", ".join(f[1] for f in found))
     except Exception as exc:  # why: the move is done; the read-time check still holds them
         out.append(f"migrate: hold check failed: {type(exc).__name__}: {exc}")
+    return out
+
+
+def _move_pending(memory_dir: str, key: str, root: str | None, env: Env | None, now: float) -> list[str]:
+    """Bring each pending file into ``memory_dir`` (the caller holds its folder lock); those of the
+    earlier folder beside it are copied and left while another machine still reads it (:func:`left_for`),
+    and what was copied is recorded (:func:`remember_copy`). Log lines."""
+    from lazy_harness.memory import migrate_merge
+
+    out: list[str] = []
+    todo = pending(key, root, env, memory_dir)  # again under the lock: another process may have moved them
+    beside = os.path.dirname(memory_dir.rstrip(os.sep))
+    earlier = next((os.path.dirname(p) for p in todo if os.path.dirname(os.path.dirname(p)) == beside), None)
+    others = left_for(earlier, memory_dir, env) if earlier else []
+    stamps = stamps_of(earlier) if earlier else {}
+    if earlier and not others:  # why every file: those unchanged since an earlier copy are not pending
+        todo = [p for p in todo if os.path.dirname(p) != earlier] + [os.path.join(earlier, n) for n in stamps]
+        forget_copy(earlier, env)
+    if others:
+        out.append(f"migrate: {earlier} left for {', '.join(others)}, whose clone of the project has no origin "
+                   "yet and still reads it: copied, and copied again when it changes")
+    for path in todo:
+        keep = bool(others) and os.path.dirname(path) == earlier
+        try:
+            if os.path.basename(path) == HANDOFF:
+                if keep and os.path.isfile(os.path.join(earlier or "", "handoff.jsonl")):
+                    continue  # why: beside its log it is that log's rendering, merged with the log below
+                out.append(migrate_merge.move_handoff(path, memory_dir, now, keep))
+            else:
+                out.append(migrate_merge.merge_jsonl(path, os.path.join(memory_dir, os.path.basename(path)), keep))
+        except (OSError, ValueError) as exc:
+            out.append(f"migrate: {path} left in place: {type(exc).__name__}: {exc}")
+    if earlier and others:
+        if any(os.path.basename(p) == "handoff.jsonl" for p in todo):
+            from lazy_harness.memory import handoff
+
+            handoff.write_markdown(memory_dir, {"session_id": "migrate", "task_id": os.path.basename(earlier)}, now)
+        remember_copy(earlier, memory_dir, stamps, env)
     return out
 
 
@@ -408,8 +538,12 @@ def _alias_earlier(memory_dir: str, alias: str, root: str, now: float) -> list[s
     out = [f"migrate: {line}" for line in
            aliases.carry(os.path.join(os.path.dirname(memory_dir.rstrip(os.sep)), alias), memory_dir, now, name,
                          locked=True)]
+    from lazy_harness.memory import provenance
+
+    # why the machine: another machine that wrote in the path-keyed folder reads it until it moves too
+    # (:func:`left_for`); the last of them to move removes its files
     if aliases.record(memory_dir, aliases.ALIAS, alias, "the project gained an origin", now, locked=True,
-                      project=name):
+                      project=name, machine=provenance.here()[0] or None):
         out.append(f"migrate: learnings written under {alias} are this project's ({aliases.FILE})")
     return out
 
