@@ -202,8 +202,9 @@ def scan_records(memory_dir: str, env: Env | None = None,
     Its callers (sync after a merge, migration after a move) bring lines in: at the first read of this
     version, this folder's approvals are not adopted (ADR 0052), the others are. An entry with an
     approve mark is left alone, whoever signed it (:func:`hold`). ``only``: the ids to check (what a
-    merge brought in), the others passed over; None: every one. why: the check costs about 0.7 ms an
-    entry (18,000 decisions: 12 s of a round that merged one line, against a pull budget of 1.5 s)."""
+    merge brought in), the others passed over; None: every one. why: the check costs about 1 ms an
+    entry of realistic text (benchmarks/bench_hold_check_sync.py; 18,000 decisions: 18 s of a round that
+    merged one line, against a pull budget of 1.5 s)."""
     from lazy_harness.memory import handoff
 
     recs = marks.read(memory_dir)

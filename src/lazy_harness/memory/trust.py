@@ -237,27 +237,30 @@ def may_match(text: str) -> list[int]:
     if not folded.isascii():
         return list(range(len(REASONS)))
     # why: on first use, not with this module
-    from lazy_harness.memory.trust_words import LONG, LOOK, SIGNS, SPLIT, SQUASH
+    from lazy_harness.memory.trust_words import (ALWAYS, FULL, LONG, LONG_KEYS, LOOK, SIGNS, SPLIT, SQUASH,
+                                                  WHERE, WORDS)
 
     squashed = folded.translate(SQUASH)
 
     # why: what the text holds of every group's words, found once: a short word (4 letters at most) as
     # a word of its own or the start of one, a longer one anywhere in the letters with spaces and dots
     # left out (a short one, "env" or "ci", is inside most long texts once squashed), a sign as it
-    # is; each group is then one set intersection per set of words
+    # is; each group is then read from the words the text holds
     # why the apostrophe dropped, not made a space: "don't" is the word "dont" the groups look for
     present = {w[:i] for w in _words(folded.replace("'", "").translate(SPLIT).split())
                for i in range(1, min(len(w), 4) + 1)}
     # why: a long word is looked for only when the text holds its first four letters, a sign only when
     # the text holds its first character: one pass over the text, not one search per word (800 of them)
     grams = {squashed[i:i + 4] for i in range(len(squashed) - 3)}
-    present.update([w for g in grams.intersection(LONG) for w in LONG[g] if w in squashed])
+    present.update([w for g in grams.intersection(LONG_KEYS) for w in LONG[g] if w in squashed])
     present.update([w for c in SIGNS.keys() & set(folded) for w in SIGNS[c] if w in folded])
-    found: set[int] = set()
-    for k, sets in LOOK:
-        if k not in found and all(not ws.isdisjoint(present) for ws in sets):
-            found.add(k)
-    return sorted(found)
+    # why: each group's sets of words the text holds one of, as bits, read from the words it holds: a group
+    # fits when every one of its sets has one, as a look at each group's sets finds (trust_words.WHERE)
+    hits: dict[int, int] = {}
+    for w in present.intersection(WORDS):
+        for g, bit in WHERE[w]:
+            hits[g] = hits.get(g, 0) | bit
+    return sorted(ALWAYS.union([LOOK[g][0] for g, bits in hits.items() if bits == FULL[g]]))
 
 
 def _words(words: list[str]) -> set[str]:

@@ -1,6 +1,8 @@
 """The hold check's regular expressions (memory/trust.py applies them): one tuple of patterns per
 rule set, in the order of ``trust.REASONS``. Compiled once per process, and only a set that the cheap
-look of trust.py says a text may match. Not on the hooks' path: imported when a text needs them.
+look of trust.py says a text may match. Not on the hooks' path: imported when a text needs them. Once
+a set has read a few texts, a rule of it is run over an ASCII text only when the text holds the words
+the rule itself must match, read from its parse (memory/trust_needs.py): the verdicts are the same.
 
 A pattern is a string, or ``(pattern, EXCUSED)``: a rule about something a note may also warn
 against or describe (``--no-verify``, ``git commit -n``, a token in a PR description). Such a match
@@ -18,7 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from lazy_harness.memory import trust_intent
+from lazy_harness.memory import trust_intent, trust_needs
 
 # why: not ``from typing import TYPE_CHECKING``: a SessionStart that checks an entry loads this module,
 # and the hooks never load ``typing``
@@ -573,7 +575,12 @@ def _excused(s: _Sentences, m: re.Match[str], excuse: tuple[bool, re.Pattern[str
 def matches(k: int, form: str) -> bool:
     """Whether a rule of set ``k`` holds the text ``form`` (one of ``trust.forms``)."""
     sentences = None
-    for pat, excuse in compiled(k):
+    needs = trust_needs.needs_of(k, PATTERNS[k]) if form.isascii() else None
+    low = form.lower() if needs else form
+    for i, (pat, excuse) in enumerate(compiled(k)):
+        # why: a rule whose own words are not all in the text finds nothing there (memory/trust_needs.py)
+        if needs and not trust_needs.holds(needs[i], low):
+            continue
         for m in pat.finditer(form):
             if excuse is None:
                 return True

@@ -373,15 +373,29 @@ SQUASH = str.maketrans("", "", _SIGNS)
 SPLIT = str.maketrans(_SIGNS, " " * len(_SIGNS))
 LONG: dict[str, list[str]] = {}
 SIGNS: dict[str, list[str]] = {}
+# why: the groups by word, so that the cheap look reads only the groups the text's words are in, not each
+# of the 165 groups (0.15 ms a text, most of the cheap look): WHERE[word] is each (group, bit of its set)
+# that holds the word, and a group fits the text when the bits its words set make FULL[group]
+WHERE: dict[str, list[tuple[int, int]]] = {}
+FULL = tuple((1 << len(group)) - 1 for _, group in LOOK)
+# the rule sets of a group of no set of words, which every text fits (none today)
+ALWAYS = frozenset(k for k, group in LOOK if not group)
 
 
 def _index() -> None:
-    """Fill LONG and SIGNS, once, at import: one pass over the words."""
+    """Fill LONG, SIGNS and WHERE, once, at import: one pass over the words."""
     for w in {w for _, group in GROUPS for ws in group for w in ws}:
         if len(w) > 4 and w.isalnum():
             LONG.setdefault(w[:4], []).append(w)
         elif not w.isalnum():
             SIGNS.setdefault(w[0], []).append(w)
+    for g, (_, group) in enumerate(LOOK):
+        for bit, ws in enumerate(group):
+            for w in ws:
+                WHERE.setdefault(w, []).append((g, 1 << bit))
 
 
 _index()
+# why sets of the keys: a set's intersection with a dict reads every key of the dict, with a set the
+# fewer of the two
+LONG_KEYS, WORDS = frozenset(LONG), frozenset(WHERE)
