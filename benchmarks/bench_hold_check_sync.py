@@ -25,6 +25,7 @@ import time
 
 import harness
 
+from tests.memory.test_trust_needs import look_at_each_group  # the cheap look as it read before
 from tests.support import realistic_memory as rm
 
 
@@ -33,36 +34,14 @@ from tests.support import realistic_memory as rm
 clock = time.process_time
 
 
-def look_as_before(text: str) -> list[int]:
-    """trust.may_match as it read before: each group of words in turn, every set of it against what
-    the text holds."""
-    from lazy_harness.memory import trust
-    from lazy_harness.memory.trust_words import LONG, LOOK, SIGNS, SPLIT, SQUASH
-
-    folded = trust._folded(text)
-    if not folded.isascii():
-        return list(range(len(trust.REASONS)))
-    squashed = folded.translate(SQUASH)
-    present = {w[:i] for w in trust._words(folded.replace("'", "").translate(SPLIT).split())
-               for i in range(1, min(len(w), 4) + 1)}
-    grams = {squashed[i:i + 4] for i in range(len(squashed) - 3)}
-    present.update([w for g in grams.intersection(LONG) for w in LONG[g] if w in squashed])
-    present.update([w for c in SIGNS.keys() & set(folded) for w in SIGNS[c] if w in folded])
-    found: set[int] = set()
-    for k, sets in LOOK:
-        if k not in found and all(not ws.isdisjoint(present) for ws in sets):
-            found.add(k)
-    return sorted(found)
-
-
 class AsBefore:
-    """While in use, the hold check reads as it did before: :func:`look_as_before`, every rule run."""
+    """While in use, the hold check reads as it did before: :func:`look_at_each_group`, every rule run."""
 
     def __enter__(self) -> None:
         from lazy_harness.memory import trust, trust_needs
 
         self.saved = trust.may_match, trust_needs.needs_of
-        trust.may_match, trust_needs.needs_of = look_as_before, lambda k, rules: None
+        trust.may_match, trust_needs.needs_of = look_at_each_group, lambda k, rules: None
 
     def __exit__(self, *exc: object) -> None:
         from lazy_harness.memory import trust, trust_needs

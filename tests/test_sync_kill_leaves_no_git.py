@@ -15,22 +15,8 @@ from pathlib import Path
 
 from tests.support import crashpoint, processes
 from tests.test_sync import Machine, _git
+from tests.test_sync_syncconf_crash import CHILD, LAST  # the round armed to stop at its n-th step
 
-CHILD = r'''
-import json, sys
-from lazy_harness import config, sync
-from tests.support import crashpoint
-cfg = config.defaults()
-cfg["sync"]["remote"] = sys.argv[2]
-env = json.loads(sys.argv[3])
-crashpoint.arm(int(sys.argv[1]))
-try:
-    sync.run(cfg, env)
-except Exception:
-    pass
-crashpoint.finished()
-'''
-LAST = 60  # a round here takes about a dozen steps; a walk past this many is a hang
 
 
 def _machine(root: Path) -> Machine:

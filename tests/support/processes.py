@@ -4,9 +4,8 @@ every test its own), read from ``/proc/<pid>/environ``, the environment the proc
 import os
 
 
-def started_with_home(home) -> list[int]:
-    """The pids of the processes started with ``HOME=home`` (Linux ``/proc``; none elsewhere)."""
-    want = f"HOME={home}".encode()
+def _each(name: str, keep) -> list[int]:
+    """The pids whose ``/proc/<pid>/<name>`` bytes ``keep`` takes (Linux ``/proc``; none elsewhere)."""
     found = []
     try:
         entries = os.listdir("/proc")
@@ -16,31 +15,27 @@ def started_with_home(home) -> list[int]:
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                if want in fh.read().split(b"\0"):
+            with open(f"/proc/{entry}/{name}", "rb") as fh:
+                if keep(fh.read()):
                     found.append(int(entry))
         except OSError:
             continue  # gone between the listing and the read, or not ours to read
     return found
 
 
+def started_with_home(home) -> list[int]:
+    """The pids of the processes started with ``HOME=home`` (Linux ``/proc``; none elsewhere)."""
+    want = f"HOME={home}".encode()
+    return _each("environ", lambda data: want in data.split(b"\0"))
+
+
 def children(pid: int) -> list[int]:
     """The pids whose parent is ``pid`` (Linux ``/proc``; none elsewhere)."""
-    found = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue  # not a process, or gone between the listing and the read
+    def parent(stat: bytes) -> bool:
         fields = stat[stat.rfind(b")") + 2:].split()  # why after the last ")": a name may hold spaces
-        if entry.isdigit() and len(fields) > 1 and int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
+        return len(fields) > 1 and int(fields[1]) == pid
+
+    return _each("stat", parent)
 
 
 def describe(pids: list[int]) -> list[str]:
