@@ -1,7 +1,9 @@
 """The hold check's shortcuts change no verdict: a rule is passed over only when the text lacks a word
-the rule itself must match (trust_rules ``_rule_needs``), and the cheap look that reads its groups from
+the rule itself must match (``trust_needs.rule_needs``), and the cheap look that reads its groups from
 the words a text holds (trust_words.WHERE) names the sets the look at each group named. The same,
 over every text of the evaluation sets: tests/eval/test_trust_needs_eval.py."""
+
+import re
 
 import pytest
 
@@ -103,3 +105,13 @@ def test_a_letter_that_matches_an_ascii_one_leaves_its_need_unknown():
     assert trust_needs.rule_needs("\u212aey") == ()
     assert trust_needs.rule_needs("pa\u017f\u017fword") == ()
     assert trust_rules.matches(0, "pa\u017f\u017fword") is False  # a text outside ASCII runs every rule
+
+
+def test_the_needs_are_read_with_the_flags_the_rule_is_compiled_with(monkeypatch):
+    """A rule compiled with re.VERBOSE matches "apikey" for "api key": its needs read with those flags
+    say so (read with IGNORECASE alone they named "api key", which "apikey" does not hold)."""
+    monkeypatch.setattr(trust_needs, "_READ_AFTER", 1)
+    monkeypatch.setattr(trust_needs, "_needs", {})
+    pat = re.compile("api key", re.IGNORECASE | re.VERBOSE)
+    [needs] = trust_needs.needs_of(-1, [(pat, None)]) or [()]
+    assert pat.search("set the APIKEY") and trust_needs.holds(needs, "set the apikey")

@@ -17,6 +17,7 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from types import ModuleType
 
 NEVER: tuple[frozenset[str], ...] = (frozenset(),)  # the needs of a rule that cannot match an ASCII text
@@ -29,15 +30,17 @@ _needs: dict[int, list[tuple[frozenset[str], ...]]] = {}
 _READ_AFTER = 40
 
 
-def needs_of(k: int, rules: tuple) -> list[tuple[frozenset[str], ...]] | None:
-    """What each of ``rules`` (set ``k`` of ``trust_rules.PATTERNS``) needs of an ASCII text
-    (:func:`rule_needs`), read on the set's :data:`_READ_AFTER`-th use; None before."""
+def needs_of(k: int, rules: Sequence[tuple[re.Pattern[str], object]]) -> list[tuple[frozenset[str], ...]] | None:
+    """What each of ``rules`` (set ``k`` as ``trust_rules.compiled`` gives it: each compiled rule with
+    its excuse) needs of an ASCII text (:func:`rule_needs`), read on the set's :data:`_READ_AFTER`-th
+    use; None before."""
     got = _needs.get(k)
     if got is None:
         _uses[k] = _uses.get(k, 0) + 1
         if _uses[k] < _READ_AFTER:
             return None
-        got = _needs[k] = [rule_needs(p if isinstance(p, str) else p[0]) for p in rules]
+        # why the compiled rule's own flags: the needs are read from the parse the rule is searched with
+        got = _needs[k] = [rule_needs(pat.pattern, pat.flags) for pat, _ in rules]
     return got
 
 
@@ -46,15 +49,16 @@ def holds(needs: tuple[frozenset[str], ...], low: str) -> bool:
     return all(any(w in low for w in need) for need in needs)
 
 
-def rule_needs(pattern: str) -> tuple[frozenset[str], ...]:
-    """What ``pattern`` needs of an ASCII text: sets of lower-case strings, of each of which the text holds
-    one wherever the pattern matches; () when nothing is known, :data:`NEVER` when it cannot match."""
+def rule_needs(pattern: str, flags: int = re.IGNORECASE) -> tuple[frozenset[str], ...]:
+    """What ``pattern``, compiled with ``flags``, needs of an ASCII text: sets of lower-case strings, of
+    each of which the text holds one wherever the pattern matches; () when nothing is known,
+    :data:`NEVER` when it cannot match. Lower case is exact under IGNORECASE and safe without it."""
     try:
         # why a private module: the parse of the rules that ``re`` compiles is the only exact account of what
         # they match; a change of its shape in another Python makes every rule need nothing (run as before)
         from re import _constants as c, _parser  # type: ignore[attr-defined]
 
-        found = _parts(list(_parser.parse(pattern, re.IGNORECASE)), c)
+        found = _parts(list(_parser.parse(pattern, flags)), c)
     except Exception:  # noqa: BLE001 - any failure to read a rule: the rule is run on every text
         return ()
     out = []

@@ -575,9 +575,10 @@ def _excused(s: _Sentences, m: re.Match[str], excuse: tuple[bool, re.Pattern[str
 def matches(k: int, form: str) -> bool:
     """Whether a rule of set ``k`` holds the text ``form`` (one of ``trust.forms``)."""
     sentences = None
-    needs = trust_needs.needs_of(k, PATTERNS[k]) if form.isascii() else None
+    rules = compiled(k)
+    needs = trust_needs.needs_of(k, rules) if form.isascii() else None
     low = form.lower() if needs else form
-    for i, (pat, excuse) in enumerate(compiled(k)):
+    for i, (pat, excuse) in enumerate(rules):
         # why: a rule whose own words are not all in the text finds nothing there (memory/trust_needs.py)
         if needs and not trust_needs.holds(needs[i], low):
             continue
